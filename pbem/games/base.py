@@ -1,0 +1,68 @@
+"""The contract between the server and every game: the `Rules` protocol.
+
+A game is a pure, deterministic rules engine: no Flask, no database, no clock,
+no global random. The server only ever talks to a game through this protocol.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+State = Any  # each game chooses its own state type; dump/load make it JSON
+
+
+class IllegalAction(ValueError):
+    """Raised by `Rules.apply` when an action is not legal for that seat now."""
+
+
+@runtime_checkable
+class Rules(Protocol):
+    name: str                 # "tigris", "tigris_cards", "assyria"
+    title: str
+    version: int              # bumped when a change would alter the replay of an old log
+    min_players: int
+    max_players: int
+    options: dict             # option name -> default (e.g. {"english_variant": False})
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> State:
+        """The starting state; all shuffling happens here, from the seed."""
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats the game waits for; [] when the game is over."""
+
+    def legal_actions(self, state: State, seat: int) -> list[dict]:
+        """Every legal action of `seat` now; [] when the seat is not to act."""
+
+    def apply(self, state: State, seat: int, action: dict) -> State:
+        """The state after `seat` takes `action`; raises IllegalAction."""
+
+    def view(self, state: State, seat: int | None) -> dict:
+        """What `seat` may see (None: a spectator), JSON-ready."""
+
+    def result(self, state: State) -> dict | None:
+        """None while running; else {"ranking": [[seat, ...], ...], ...} best first."""
+
+    def describe(self, state: State, seat: int, action: dict) -> str:
+        """One public line saying what `seat` did with `action` (state: before it)."""
+
+    def dump(self, state: State) -> dict:
+        """JSON-ready; load(dump(s)) == s."""
+
+    def load(self, data: dict) -> State:
+        """The state that `dump` wrote."""
+
+
+def check_options(rules: Rules, options: dict | None) -> dict:
+    """The game's options with defaults filled in; IllegalAction names what is allowed."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(rules.options))
+    if unknown:
+        allowed = ", ".join(sorted(rules.options)) or "none"
+        raise IllegalAction(f"unknown option {unknown[0]!r} for {rules.name}; allowed: {allowed}")
+    merged = dict(rules.options)
+    for key, value in options.items():
+        default = rules.options[key]
+        if not isinstance(value, type(default)):
+            raise IllegalAction(
+                f"option {key!r} of {rules.name} takes a {type(default).__name__}, not {value!r}")
+        merged[key] = value
+    return merged
