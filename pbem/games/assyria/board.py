@@ -1,0 +1,62 @@
+"""The Assyria board: hexes, food symbols, regions, start hexes and well sites per player count."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+MAP_FILE = Path(__file__).with_name("data") / "assyria-map.json"
+COLUMNS = {2: 6, 3: 8, 4: 10}          # the board is cut to q < COLUMNS[players]
+RIVERS = ("river1", "river2")          # upper and lower river
+NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def key(q: int, r: int) -> str:
+    """The state's name of hex (q, r): "q,r"."""
+    return f"{q},{r}"
+
+
+def coords(hex_key: str) -> list[int]:
+    """[q, r] of a hex key."""
+    q, r = hex_key.split(",")
+    return [int(q), int(r)]
+
+
+@lru_cache(maxsize=None)
+def _map() -> dict:
+    return json.loads(MAP_FILE.read_text(encoding="utf-8"))
+
+
+class Board:
+    """The board for one player count; everything here is fixed for the whole game."""
+
+    def __init__(self, players: int):
+        data = _map()
+        self.players = players
+        self.hexes = {key(h["q"], h["r"]): {"food": h["food"], "region": h["region"]}
+                      for h in data["hexes"] if h["q"] < COLUMNS[players]}
+        self.order = list(self.hexes)  # file order: column by column, top to bottom
+        self.starts = [key(q, r) for q, r in data["starting_spaces"][str(players)]]
+        self.well_sites = [[key(q, r) for q, r in v["hexes"]] for v in data["well_vertices"]
+                           if all(key(q, r) in self.hexes for q, r in v["hexes"])]
+        self.neighbours = {h: [n for n in self._around(h) if n in self.hexes] for h in self.hexes}
+
+    @staticmethod
+    def _around(hex_key: str) -> list[str]:
+        q, r = coords(hex_key)
+        return [key(q + dq, r + dr) for dq, dr in NEIGHBOURS]
+
+    def food(self, hex_key: str) -> str:
+        return self.hexes[hex_key]["food"]
+
+    def region(self, hex_key: str) -> str:
+        return self.hexes[hex_key]["region"]
+
+    def on_river(self, hex_key: str) -> bool:
+        return self.region(hex_key) in RIVERS
+
+
+@lru_cache(maxsize=None)
+def board(players: int) -> Board:
+    """The (shared, read-only) board for a player count."""
+    return Board(players)

@@ -1,0 +1,378 @@
+"""The `Rules` protocol for Assyria: legal actions, checked actions, views and log lines."""
+from __future__ import annotations
+
+import copy
+
+from pbem.games.base import IllegalAction, check_options
+
+from . import rules as R
+from .board import board, coords, key
+
+PHASE_ACTIONS = {
+    "start": {"start"}, "draft": {"draft"}, "harvest": {"column"}, "huts": {"hut"},
+    "feed": {"feed"}, "wells": {"well", "end_wells"},
+    "actions": {"build", "extend", "dignitary", "offering", "buy_food", "buy_plow", "end_actions"},
+}
+PHASE_NAMES = {
+    "start": "choosing start hexes", "draft": "the initial food draft", "harvest": "harvest",
+    "huts": "expansion: new huts", "feed": "expansion: supply", "wells": "expansion: wells",
+    "actions": "actions", "over": "game over",
+}
+
+
+class Assyria:
+    name = "assyria"
+    title = "Assyria"
+    version = 1
+    min_players = 2
+    max_players = 4
+    options: dict = {}
+
+    # ------------------------------------------------------------ setup and turn
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        check_options(self, options)
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise IllegalAction(f"Assyria is for 2 to 4 players, not {players!r}")
+        return R.setup_state(players, seed)
+
+    def to_act(self, state) -> list[int]:
+        return [] if state["active"] is None else [state["active"]]
+
+    def legal_actions(self, state, seat: int) -> list[dict]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == "start":
+            return [{"type": "start", "hex": coords(h)} for h in R.start_hexes(state)]
+        if phase == "draft":
+            return [{"type": "draft", "card": k} for k in sorted({R.kind(c) for c in state["draft"]})]
+        if phase == "harvest":
+            return [{"type": "column", "column": c} for c in R.free_columns(state)]
+        if phase == "huts":
+            return [{"type": "hut", "hex": coords(h)} for h in R.hut_hexes(state, seat)]
+        if phase == "feed":
+            return R.feed_actions(state, seat)
+        if phase == "wells":
+            return [{"type": "well", "site": i} for i in R.well_sites(state, seat)] + \
+                [{"type": "end_wells"}]
+        return R.action_choices(state, seat)
+
+    # ------------------------------------------------------------ apply
+    def apply(self, state, seat: int, action: dict) -> dict:
+        self._check(state, seat, action)
+        new = copy.deepcopy(state)
+        self._do(new, seat, action)
+        return new
+
+    def _check(self, state, seat, action) -> None:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("an action must be an object with a \"type\"")
+        if state["active"] is None:
+            raise IllegalAction("the game is over")
+        if seat != state["active"]:
+            raise IllegalAction(f"it is not seat {seat}'s turn to act")
+        kind = action["type"]
+        if kind not in PHASE_ACTIONS[state["phase"]]:
+            raise IllegalAction(f"cannot {kind!r} now: the game is in {PHASE_NAMES[state['phase']]}")
+        problem = CHECKS[kind](state, seat, action)
+        if problem:
+            raise IllegalAction(problem)
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(f"{action} is not a legal action now")
+
+    def _do(self, state, seat, action) -> None:
+        kind = action["type"]
+        at = key(*action["hex"]) if "hex" in action else None
+        if kind == "start":
+            R.place_start(state, seat, at)
+        elif kind == "draft":
+            R.take_draft(state, seat, next(c for c in state["draft"] if R.kind(c) == action["card"]))
+        elif kind == "column":
+            R.take_column(state, seat, action["column"])
+        elif kind == "hut":
+            R.place_hut(state, seat, at)
+        elif kind == "feed":
+            R.feed(state, seat, action["card"], at)
+        elif kind == "well":
+            R.build_well(state, seat, action["site"])
+        elif kind == "end_wells":
+            R.income_and_prestige(state, seat)
+        elif kind == "build":
+            R.build_ziggurat(state, seat, at)
+        elif kind == "extend":
+            R.extend_ziggurat(state, seat, at)
+        elif kind == "dignitary":
+            R.place_dignitary(state, seat, action["dignitary"])
+        elif kind == "offering":
+            R.make_offering(state, seat, action["camels"])
+        elif kind == "buy_food":
+            R.buy_food(state, seat, action["card"])
+        elif kind == "buy_plow":
+            R.buy_plow(state, seat)
+        elif kind == "end_actions":
+            R.end_actions(state, seat)
+
+    # ------------------------------------------------------------ view, result, log
+    def view(self, state, seat: int | None) -> dict:
+        over = state["final"] is not None
+        bd = board(state["players"])
+        out = {
+            "seat": seat, "to_act": self.to_act(state), "over": over,
+            "prompt": self.prompt(state, seat),
+            "players": state["players"], "colours": list(R.COLOURS[:state["players"]]),
+            "reign": state["reign"], "turn": state["turn"], "phase": state["phase"],
+            "active": state["active"], "order": list(state["order"]),
+            "board": [{"hex": coords(h), "food": bd.food(h), "region": bd.region(h)}
+                      for h in bd.order],
+            "huts": [{"hex": coords(h), "seat": s} for h, s in state["huts"].items()],
+            "ziggurats": [{"hex": coords(h), "seat": s, "level": lv}
+                          for h, (s, lv) in state["ziggurats"].items()],
+            "well_sites": [[coords(h) for h in site] for site in bd.well_sites],
+            "wells": list(state["wells"]), "wells_in_stock": R.wells_in_stock(state),
+            "dignitaries": copy.deepcopy(state["dignitaries"]),
+            "expansion": list(state["expansion"]), "bonus": state["bonus"],
+            "expansion_deck": len(state["expansion_deck"]),
+            "expansion_discards": list(state["expansion_discards"]),
+            "food_deck": len(state["food_deck"]), "discards": len(state["discards"]),
+            "columns": [[R.kind(c) for c in col] for col in state["columns"]],
+            "column_of": list(state["column_of"]), "leftover": state["leftover"],
+            "draft": sorted(R.kind(c) for c in state["draft"]),
+            "plow_pile": state["plow_pile"],
+            "to_place": state["to_place"], "fed": [coords(h) for h in state["fed"]],
+            "played": dict(state["played"]), "raised": [coords(h) for h in state["raised"]],
+            "seats": [self._seat_view(state, s) for s in range(state["players"])],
+            "assur": copy.deepcopy(state.get("assur")),
+            "final": copy.deepcopy(state["final"]),
+        }
+        if over:
+            out["seed"] = state["seed"]
+        return out
+
+    @staticmethod
+    def _seat_view(state, s: int) -> dict:
+        return {
+            "colour": R.COLOURS[s], "hand": sorted(R.kind(c) for c in state["hands"][s]),
+            "plow": state["plows"][s], "camels": state["camels"][s], "score": state["score"][s],
+            "offering": state["offering"][s], "offered": state["offered"][s],
+            "bought_food": state["bought_food"][s],
+            "huts_in_stock": R.huts_in_stock(state, s),
+            "ziggurat_pieces_in_stock": [R.pieces_in_stock(state, s, lv) for lv in (1, 2, 3)],
+        }
+
+    def prompt(self, state, seat) -> str | None:
+        if seat is None or seat not in self.to_act(state):
+            return None
+        phase = state["phase"]
+        if phase == "huts":
+            return f"Expansion: place a hut ({state['to_place']} left to place)"
+        if phase == "feed":
+            return "Supply: feed a hut with a card"
+        return {
+            "start": "Choose your start hex for a ziggurat base",
+            "draft": "Initial draft: keep one food card",
+            "harvest": "Harvest: take a column of food cards",
+            "wells": "Wells: build a well or stop",
+            "actions": f"Actions: spend your camels ({state['camels'][seat]} left) or end",
+        }[phase]
+
+    def result(self, state) -> dict | None:
+        if state["final"] is None:
+            return None
+        return {"ranking": R.ranking(state),
+                "scores": {str(s): v for s, v in enumerate(state["score"])},
+                "final_points": {str(s): p for s, p in enumerate(state["final"])}}
+
+    def describe(self, state, seat: int, action: dict) -> str:
+        p = f"{{p{seat}}}"
+        kind = action.get("type") if isinstance(action, dict) else None
+        bd = board(state["players"])
+        at = key(*action["hex"]) if kind and "hex" in action else None
+        where = f"{at} ({bd.food(at)}, {bd.region(at)})" if at in bd.hexes else ""
+        if kind == "start":
+            return f"{p} put a ziggurat base on the start hex {where}."
+        if kind == "draft":
+            return f"{p} kept a {action['card']} card in the initial draft."
+        if kind == "column":
+            cards = ", ".join(R.kind(c) for c in state["columns"][action["column"]])
+            return f"{p} took farming column {action['column'] + 1} ({cards})."
+        if kind == "hut":
+            return f"{p} placed a hut on {where}."
+        if kind == "feed":
+            card = "a leftover symbol" if action["card"] == R.PLAYED else f"a {action['card']} card"
+            return f"{p} fed the hut on {where} with {card}."
+        if kind == "well":
+            hexes = ", ".join(bd.well_sites[action["site"]])
+            return f"{p} built a well between {hexes} and scored " \
+                   f"{R.WELL_POINTS[state['reign']]} points."
+        if kind == "end_wells":
+            return f"{p} built no more wells."
+        if kind == "build":
+            return f"{p} built a ziggurat on {where} for 6 camels."
+        if kind == "extend":
+            level = state["ziggurats"][at][1] + 1
+            return f"{p} extended the ziggurat on {where} with a {R.LEVELS[level - 1]} piece " \
+                   f"for {R.ZIGGURAT_PRICE[level]} camels."
+        if kind == "dignitary":
+            d = action["dignitary"]
+            return f"{p} placed a hut with the {d} dignitary for {R.DIGNITARY_PRICE[d]} camels."
+        if kind == "offering":
+            return f"{p} offered {action['camels']} camels to the gods."
+        if kind == "buy_food":
+            return f"{p} bought a {action['card']} card from the leftover column."
+        if kind == "buy_plow":
+            return f"{p} bought a plow for 2 camels."
+        if kind == "end_actions":
+            return f"{p} ended their actions."
+        return f"{p} acted."
+
+    # ------------------------------------------------------------ storage
+    def dump(self, state) -> dict:
+        return copy.deepcopy(state)
+
+    def load(self, data: dict) -> dict:
+        return copy.deepcopy(data)
+
+
+# ---------------------------------------------------------------- checks with clear messages
+def _hex(state, action) -> str | None:
+    at = action.get("hex")
+    if not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at)):
+        return None
+    h = key(*at)
+    return h if h in board(state["players"]).hexes else None
+
+
+def _need_hex(state, action) -> str | None:
+    return None if _hex(state, action) else "the action needs \"hex\": [q, r] of a hex on the board"
+
+
+def _check_start(state, seat, action):
+    return _need_hex(state, action) or (
+        None if _hex(state, action) in R.start_hexes(state) else "that is not a free start hex")
+
+
+def _check_draft(state, seat, action):
+    card = action.get("card")
+    if not any(R.kind(c) == card for c in state["draft"]):
+        return f"there is no {card!r} card among the drafted cards"
+
+
+def _check_column(state, seat, action):
+    column = action.get("column")
+    if type(column) is not int or column not in R.free_columns(state):
+        return f"column {column!r} is not a free farming column"
+
+
+def _check_hut(state, seat, action):
+    problem = _need_hex(state, action)
+    if problem:
+        return problem
+    h = _hex(state, action)
+    if not R.is_empty(state, h):
+        return f"hex {h} is not empty"
+    if h not in R.hut_hexes(state, seat):
+        return f"hex {h} is not next to one of your huts or ziggurats"
+
+
+def _check_feed(state, seat, action):
+    problem = _need_hex(state, action)
+    if problem:
+        return problem
+    h, source = _hex(state, action), action.get("card")
+    if state["huts"].get(h) != seat or h in state["fed"]:
+        return f"there is no unfed hut of yours on {h}"
+    if source not in R.feeding_sources(state, seat):
+        return f"you have no {source!r} to feed with"
+    if not R.can_feed(state, seat, source, h):
+        return f"a {source} cannot feed the {board(state['players']).food(h)} hut on {h}"
+    return None if action in R.feed_actions(state, seat) else \
+        "feeding is compulsory: that choice would leave a hut unfed that your cards can feed"
+
+
+def _check_well(state, seat, action):
+    site = action.get("site")
+    if type(site) is not int or not 0 <= site < len(board(state["players"]).well_sites):
+        return f"{site!r} is not a well site"
+    if site not in R.well_sites(state, seat):
+        return "a well needs a free site between three of your huts, none next to a ziggurat, " \
+               "and a well in stock"
+
+
+def _check_nothing(state, seat, action):
+    return None
+
+
+def _check_build(state, seat, action):
+    problem = _need_hex(state, action)
+    if problem:
+        return problem
+    h = _hex(state, action)
+    if state["huts"].get(h) != seat:
+        return f"a ziggurat must replace one of your huts; there is none on {h}"
+    if board(state["players"]).on_river(h):
+        return "a ziggurat cannot be built on a river hex"
+    if R.touches_well(state, h):
+        return "a ziggurat cannot be built on a hex touching a well"
+    if state["camels"][seat] < R.ZIGGURAT_PRICE[1]:
+        return "a ziggurat costs 6 camels"
+    if not R.pieces_in_stock(state, seat, 1):
+        return "you have no ziggurat base left"
+
+
+def _check_extend(state, seat, action):
+    problem = _need_hex(state, action)
+    if problem:
+        return problem
+    h = _hex(state, action)
+    owner, level = state["ziggurats"].get(h, (None, 0))
+    if owner != seat:
+        return f"you have no ziggurat on {h}"
+    if level == 3:
+        return "that ziggurat is finished"
+    if h in state["raised"]:
+        return "a ziggurat grows at most one level a turn"
+    if state["camels"][seat] < R.ZIGGURAT_PRICE[level + 1]:
+        return f"the next piece costs {R.ZIGGURAT_PRICE[level + 1]} camels"
+    if not R.pieces_in_stock(state, seat, level + 1):
+        return f"you have no {R.LEVELS[level]} piece left"
+
+
+def _check_dignitary(state, seat, action):
+    d = action.get("dignitary")
+    if d not in R.DIGNITARIES:
+        return f"{d!r} is not a dignitary (highest, middle, lower)"
+    if None not in state["dignitaries"][d]:
+        return f"the {d} dignitary has no free slot"
+    if not R.huts_in_stock(state, seat):
+        return "you have no hut in stock"
+    if state["camels"][seat] < R.DIGNITARY_PRICE[d]:
+        return f"the {d} dignitary costs {R.DIGNITARY_PRICE[d]} camels"
+
+
+def _check_offering(state, seat, action):
+    camels = action.get("camels")
+    if type(camels) is not int or camels not in R.offering_choices(state, seat):
+        return "an offering is 1 to 3 camels a turn, within your camels and the track"
+
+
+def _check_buy_food(state, seat, action):
+    if state["bought_food"][seat]:
+        return "you may buy only one food card a turn"
+    if action.get("card") not in R.food_for_sale(state, seat):
+        return f"no {action.get('card')!r} card you can pay for is in the leftover column"
+
+
+def _check_buy_plow(state, seat, action):
+    if state["plows"][seat]:
+        return "nobody may hold two plows"
+    if not R.can_buy_plow(state, seat):
+        return "no plow is on the board or you lack 2 camels"
+
+
+CHECKS = {
+    "start": _check_start, "draft": _check_draft, "column": _check_column, "hut": _check_hut,
+    "feed": _check_feed, "well": _check_well, "end_wells": _check_nothing,
+    "build": _check_build, "extend": _check_extend, "dignitary": _check_dignitary,
+    "offering": _check_offering, "buy_food": _check_buy_food, "buy_plow": _check_buy_plow,
+    "end_actions": _check_nothing,
+}
