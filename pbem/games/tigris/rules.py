@@ -1,0 +1,835 @@
+"""Tigris & Euphrates (Reiner Knizia): the rules engine, in the rulebook's order.
+
+The state is a plain JSON-ready dict (see `setup`); squares are indices 0..175
+(row * 16 + col) inside the state and [row, col] in actions and views.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+
+from pbem.games.base import IllegalAction, check_options
+
+from .board import (BLOCKS_OF, BOARD_ROWS, CATASTROPHE, CATASTROPHES_EACH, COLORS,
+                    CORNER_TREASURES, DYNASTIES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
+                    MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
+                    block_squares, from_rc, label, monument_colors, to_rc)
+
+OPTIONS = {"english_variant": False, "open_scoring": False}
+ACTIONS_PER_TURN = 2
+END_TREASURES = 2          # the game ends after a turn with this many treasures or fewer
+
+
+# --- Setup -------------------------------------------------------------------
+
+def new_state(players: int, seed: int, options: dict) -> dict:
+    """Start temples with treasures, the shuffled bag, 6 tiles each, seat 0 to begin."""
+    rng = random.Random(seed)
+    board = [EMPTY] * SQUARES
+    for i in START_TEMPLES:
+        board[i] = TEMPLE
+    bag = []
+    for color in COLORS:
+        on_board = len(START_TEMPLES) if color == TEMPLE else 0
+        bag += [color] * (TILE_COUNTS[color] - on_board)
+    rng.shuffle(bag)
+    state = {
+        "players": players,
+        "seed": seed,
+        "options": dict(options),
+        "board": board,
+        "treasures": sorted(START_TEMPLES),
+        "monuments": {name: None for name in MONUMENTS},
+        "declined": [],
+        "unification": None,
+        "leaders": [{color: None for color in COLORS} for _ in range(players)],
+        "catastrophes": [CATASTROPHES_EACH] * players,
+        "hands": [{color: 0 for color in COLORS} for _ in range(players)],
+        "bag": bag,
+        "out": {color: 0 for color in COLORS},
+        "points": [{color: 0 for color in COLORS} for _ in range(players)],
+        "treasures_taken": [0] * players,
+        "turn": new_turn(0),
+        "steps": [],
+        "pending": None,
+        "over": False,
+        "end_reason": None,
+    }
+    for seat in range(players):
+        draw(state, seat, HAND_SIZE)
+    return state
+
+
+def new_turn(active: int) -> dict:
+    return {"active": active, "actions_done": 0, "placed": None, "committers": []}
+
+
+def draw(state: dict, seat: int, count: int) -> None:
+    """Draw `count` tiles from the top of the bag into the seat's hand."""
+    drawn, state["bag"] = state["bag"][:count], state["bag"][count:]
+    for color in drawn:
+        state["hands"][seat][color] += 1
+
+
+# --- The kingdoms --------------------------------------------------------------
+
+def leader_squares(state: dict) -> dict[int, tuple[int, str]]:
+    """Square -> (seat, colour) of every leader on the board."""
+    return {i: (seat, color) for seat, leaders in enumerate(state["leaders"])
+            for color, i in leaders.items() if i is not None}
+
+
+def face_down_squares(state: dict) -> set[int]:
+    """The tiles turned face down under monuments: they connect but have no colour."""
+    return {i for top_left in state["monuments"].values() if top_left is not None
+            for i in block_squares(top_left)}
+
+
+class Regions:
+    """The regions of the board: tiles and leaders joined orthogonally.
+
+    `lifted` leaves one leader out (a leader being moved); `absent` leaves one
+    square out (the unification tile, to find each side of a war).
+    """
+
+    def __init__(self, state: dict, lifted: int | None = None, absent: int | None = None):
+        board = state["board"]
+        self.leader_at = leader_squares(state)
+        if lifted is not None:
+            self.leader_at.pop(lifted, None)
+        leader_at = self.leader_at
+        connects = [board[i] in COLORS or i in leader_at for i in range(SQUARES)]
+        if absent is not None:
+            connects[absent] = False
+        self.label = label_of = [-1] * SQUARES
+        self.members: list[list[int]] = []
+        self.leaders: list[list[tuple[int, str, int]]] = []
+        for start in range(SQUARES):
+            if label_of[start] != -1 or not connects[start]:
+                continue
+            rid = len(self.members)
+            label_of[start] = rid
+            stack, squares = [start], []
+            while stack:
+                i = stack.pop()
+                squares.append(i)
+                for n in NEIGHBOURS[i]:
+                    if label_of[n] == -1 and connects[n]:
+                        label_of[n] = rid
+                        stack.append(n)
+            self.members.append(squares)
+            self.leaders.append([leader_at[i] + (i,) for i in squares if i in leader_at])
+
+    def kingdoms_next_to(self, i: int) -> set[int]:
+        """The kingdoms (regions with a leader) orthogonally next to square i."""
+        return {self.label[n] for n in NEIGHBOURS[i]
+                if self.label[n] != -1 and self.leaders[self.label[n]]}
+
+    def kingdom_leaders(self, i: int) -> list[tuple[int, str, int]]:
+        """(seat, colour, square) of the leaders in square i's region."""
+        rid = self.label[i]
+        return self.leaders[rid] if rid != -1 else []
+
+
+def is_face_up_temple(state: dict, i: int, down: set[int]) -> bool:
+    return state["board"][i] == TEMPLE and i not in down
+
+
+def temples_next_to(state: dict, i: int, down: set[int]) -> int:
+    """How many face-up temples stand orthogonally next to square i."""
+    return sum(1 for n in NEIGHBOURS[i] if is_face_up_temple(state, n, down))
+
+
+def send_home_stranded(state: dict) -> list[tuple[int, str]]:
+    """Leaders left without a face-up temple next to them go back to their owner at once."""
+    down = face_down_squares(state)
+    gone = []
+    for i, (seat, color) in sorted(leader_squares(state).items()):
+        if temples_next_to(state, i, down) == 0:
+            state["leaders"][seat][color] = None
+            gone.append((seat, color))
+    return gone
+
+
+# --- Actions: leader ---------------------------------------------------------
+
+def why_not_leader_square(state: dict, regions: Regions, i: int, down: set[int]) -> str | None:
+    """Why a leader may not stand on square i (None: it may)."""
+    if state["board"][i] != EMPTY or i in regions.leader_at:
+        return f"{label(i)} is not empty"
+    if i in RIVER:
+        return f"{label(i)} is on the river, where no leader may stand"
+    if temples_next_to(state, i, down) == 0:
+        return f"{label(i)} is not next to a temple"
+    if len(regions.kingdoms_next_to(i)) > 1:
+        return f"a leader on {label(i)} would join two kingdoms"
+    return None
+
+
+def start_leader_placement(state: dict, seat: int, color: str, i: int) -> None:
+    """Put the leader on square i; a leader of its colour already there means a revolt."""
+    state["leaders"][seat][color] = i
+    rival = [(s, j) for s, c, j in Regions(state).kingdom_leaders(i) if c == color and s != seat]
+    state["steps"] = ["treasures", "end_action"]
+    if rival:
+        defender, j = rival[0]
+        down = face_down_squares(state)
+        state["pending"] = {
+            "kind": "revolt", "color": color, "attacker": seat, "defender": defender,
+            "squares": [i, j],
+            "strength": [temples_next_to(state, i, down), temples_next_to(state, j, down)],
+            "committed": [None, None]}
+
+
+# --- Actions: tile -----------------------------------------------------------
+
+def why_not_tile_square(state: dict, regions: Regions, color: str, i: int) -> str | None:
+    """Why a tile of `color` may not go on square i (None: it may)."""
+    if state["board"][i] != EMPTY or i in regions.leader_at:
+        return f"{label(i)} is not empty"
+    if color == "blue" and i not in RIVER:
+        return f"a farm (blue) may only go on the river, and {label(i)} is land"
+    if color != "blue" and i in RIVER:
+        return f"only farms (blue) may go on the river, and {label(i)} is river"
+    if len(regions.kingdoms_next_to(i)) > 2:
+        return f"a tile on {label(i)} would join more than two kingdoms"
+    return None
+
+
+def place_tile(state: dict, seat: int, color: str, i: int) -> None:
+    """Lay the tile; it scores unless it unites two kingdoms (then wars may follow)."""
+    joins = len(Regions(state).kingdoms_next_to(i))
+    state["hands"][seat][color] -= 1
+    state["board"][i] = color
+    state["turn"]["placed"] = i
+    state["steps"] = ["monument", "treasures", "end_action"]
+    if joins == 2:
+        state["unification"] = i
+        state["steps"].insert(0, "wars")
+    else:
+        score_tile(state, color, i)
+
+
+def score_tile(state: dict, color: str, i: int) -> None:
+    """1 point to the owner of the kingdom's leader of the tile's colour, else of its king."""
+    leaders = Regions(state).kingdom_leaders(i)
+    owner = next((s for s, c, _ in leaders if c == color), None)
+    if owner is None:
+        owner = next((s for s, c, _ in leaders if c == "black"), None)
+    if owner is not None:
+        state["points"][owner][color] += 1
+
+
+# --- Actions: catastrophe ----------------------------------------------------
+
+def why_not_catastrophe(state: dict, i: int, leaders: dict, down: set[int]) -> str | None:
+    """Why a catastrophe may not go on square i (None: it may)."""
+    if state["board"][i] == CATASTROPHE:
+        return f"{label(i)} already holds a catastrophe"
+    if i in leaders:
+        return f"a leader stands on {label(i)}"
+    if i in state["treasures"]:
+        return f"the tile on {label(i)} carries a treasure"
+    if i in down:
+        return f"{label(i)} is under a monument"
+    return None
+
+
+def place_catastrophe(state: dict, seat: int, i: int) -> None:
+    """The catastrophe destroys any tile there; leaders without a temple go home."""
+    if state["board"][i] in COLORS:
+        state["out"][state["board"][i]] += 1
+    state["board"][i] = CATASTROPHE
+    state["catastrophes"][seat] -= 1
+    send_home_stranded(state)
+    state["steps"] = ["treasures", "end_action"]
+
+
+# --- Actions: swapping tiles -------------------------------------------------
+
+def swap_choices(hand: dict) -> list[list[str]]:
+    """Every non-empty set of hand tiles that may be swapped, colours in rulebook order."""
+    ranges = [range(hand[color] + 1) for color in COLORS]
+    choices = []
+    for counts in itertools.product(*ranges):
+        tiles = [color for color, n in zip(COLORS, counts) for _ in range(n)]
+        if tiles:
+            choices.append(tiles)
+    return choices
+
+
+def swap(state: dict, seat: int, tiles: list[str]) -> None:
+    """The tiles leave the game; as many are drawn; an empty bag ends the game at once."""
+    for color in tiles:
+        state["hands"][seat][color] -= 1
+        state["out"][color] += 1
+    if len(state["bag"]) < len(tiles):
+        end_game(state, "the bag could not refill a hand during a swap")
+        return
+    draw(state, seat, len(tiles))
+    state["steps"] = ["end_action"]
+
+
+# --- Conflicts: committing tiles ---------------------------------------------
+
+def conflict_color(pending: dict) -> str:
+    return TEMPLE if pending["kind"] == "revolt" else pending["color"]
+
+
+def commit_role(pending: dict) -> int:
+    """0 while the attacker is to commit, 1 for the defender."""
+    return 0 if pending["committed"][0] is None else 1
+
+
+def commit_choices(state: dict) -> list[int]:
+    """How many tiles the committing side may add (English variant: its limits)."""
+    pending = state["pending"]
+    role = commit_role(pending)
+    seat = pending["attacker"] if role == 0 else pending["defender"]
+    have = state["hands"][seat][conflict_color(pending)]
+    attack, defence = pending["strength"]
+    if not state["options"]["english_variant"]:
+        return list(range(have + 1))
+    if role == 0:
+        return [0] + [n for n in range(1, have + 1) if attack + n > defence]
+    to_tie = attack + pending["committed"][0] - defence
+    return [0] + ([to_tie] if 0 < to_tie <= have else [])
+
+
+def commit(state: dict, seat: int, count: int) -> None:
+    """Tiles committed are laid face up and leave the game; after the defender, resolve."""
+    pending = state["pending"]
+    color = conflict_color(pending)
+    state["hands"][seat][color] -= count
+    state["out"][color] += count
+    if count and seat not in state["turn"]["committers"]:
+        state["turn"]["committers"].append(seat)
+    pending["committed"][commit_role(pending)] = count
+    if pending["committed"][1] is not None:
+        state["pending"] = None
+        if pending["kind"] == "revolt":
+            resolve_revolt(state, pending)
+        else:
+            resolve_war(state, pending)
+
+
+def conflict_winner(pending: dict) -> tuple[int, int]:
+    """(winner, loser) seats; ties go to the defender."""
+    attack = pending["strength"][0] + pending["committed"][0]
+    defence = pending["strength"][1] + pending["committed"][1]
+    if attack > defence:
+        return pending["attacker"], pending["defender"]
+    return pending["defender"], pending["attacker"]
+
+
+# --- Conflicts: revolt (internal conflict) -----------------------------------
+
+def resolve_revolt(state: dict, pending: dict) -> None:
+    """The loser's leader goes home; the winner scores 1 red point."""
+    winner, loser = conflict_winner(pending)
+    state["leaders"][loser][pending["color"]] = None
+    state["points"][winner][TEMPLE] += 1
+
+
+# --- Conflicts: war (external conflict) --------------------------------------
+
+def war_colors(state: dict) -> list[str]:
+    """Colours with two leaders in the kingdom of the unification tile."""
+    colors = [c for _, c, _ in Regions(state).kingdom_leaders(state["unification"])]
+    return [c for c in COLORS if colors.count(c) >= 2]
+
+
+def war_sides(state: dict) -> Regions:
+    """Each leader's own kingdom: the regions with the unification tile left out."""
+    return Regions(state, absent=state["unification"])
+
+
+def supporters(state: dict, sides: Regions, i: int, color: str, down: set[int]) -> list[int]:
+    """Face-up tiles of `color` on the side of the leader on square i."""
+    board = state["board"]
+    return [j for j in sides.members[sides.label[i]] if board[j] == color and j not in down]
+
+
+def start_war(state: dict, color: str) -> None:
+    """Attacker: the active player if he fights, else the first fighter clockwise."""
+    fighters = {s: i for s, c, i in Regions(state).kingdom_leaders(state["unification"])
+                if c == color}
+    active, players = state["turn"]["active"], state["players"]
+    attacker = next(s for k in range(players)
+                    if (s := (active + k) % players) in fighters)
+    defender = next(s for s in fighters if s != attacker)
+    sides, down = war_sides(state), face_down_squares(state)
+    state["pending"] = {
+        "kind": "war", "color": color, "attacker": attacker, "defender": defender,
+        "squares": [fighters[attacker], fighters[defender]],
+        "strength": [len(supporters(state, sides, fighters[s], color, down))
+                     for s in (attacker, defender)],
+        "committed": [None, None]}
+
+
+def resolve_war(state: dict, pending: dict) -> None:
+    """The loser's leader and his supporters leave; the winner scores them + 1."""
+    winner, loser = conflict_winner(pending)
+    color = pending["color"]
+    square = pending["squares"][0 if loser == pending["attacker"] else 1]
+    sides, down = war_sides(state), face_down_squares(state)
+    state["leaders"][loser][color] = None
+    others = set(leader_squares(state))
+    removed = [j for j in supporters(state, sides, square, color, down)
+               if not (color == TEMPLE and (j in state["treasures"]
+                                            or any(n in others for n in NEIGHBOURS[j])))]
+    for j in removed:
+        state["board"][j] = EMPTY
+        state["out"][color] += 1
+    state["points"][winner][color] += len(removed) + 1
+    send_home_stranded(state)
+
+
+# --- Monuments ---------------------------------------------------------------
+
+def monument_choices(state: dict) -> list[tuple[str, int]]:
+    """(monument, top-left square) for each 2x2 of one colour the placed tile completes."""
+    i = state["turn"]["placed"]
+    if i is None or state["board"][i] not in COLORS:
+        return []
+    color = state["board"][i]
+    down = face_down_squares(state)
+    free = [name for name, at in state["monuments"].items()
+            if at is None and color in monument_colors(name)]
+    blocks = [tl for tl in BLOCKS_OF[i] if tl not in state["declined"]
+              and all(state["board"][j] == color and j not in down for j in block_squares(tl))]
+    return [(name, tl) for tl in blocks for name in free]
+
+
+def build_monument(state: dict, name: str, top_left: int) -> None:
+    """The four tiles turn face down under the monument; stranded leaders go home."""
+    state["monuments"][name] = top_left
+    send_home_stranded(state)
+
+
+def decline_monument(state: dict) -> None:
+    """A declined square can never carry a monument later."""
+    for _, top_left in monument_choices(state):
+        if top_left not in state["declined"]:
+            state["declined"].append(top_left)
+    state["declined"].sort()
+
+
+def monument_points(state: dict) -> None:
+    """End of the active player's turn: 1 point per monument colour he has a leader of there."""
+    active = state["turn"]["active"]
+    regions = Regions(state)
+    for name, top_left in state["monuments"].items():
+        if top_left is None:
+            continue
+        mine = {c for s, c, _ in regions.kingdom_leaders(top_left) if s == active}
+        for color in monument_colors(name):
+            if color in mine:
+                state["points"][active][color] += 1
+
+
+# --- Treasures ---------------------------------------------------------------
+
+def treasure_claim(state: dict) -> tuple[int, list[int]] | None:
+    """(trader's owner, treasures of his kingdom) for the first kingdom with 2 or more."""
+    regions = Regions(state)
+    treasures = state["treasures"]
+    for seat, leaders in enumerate(state["leaders"]):
+        i = leaders["green"]
+        if i is None:
+            continue
+        rid = regions.label[i]
+        here = sorted(t for t in treasures if regions.label[t] == rid)
+        if len(here) >= 2:
+            return seat, here
+    return None
+
+
+def treasure_choices(here: list[int]) -> list[list[int]]:
+    """All but one are taken, framed corner treasures first: which may be taken."""
+    others = [t for t in here if t not in CORNER_TREASURES]
+    stays = others if others else here
+    return [[t for t in here if t != left] for left in stays]
+
+
+def take_treasures(state: dict, seat: int, taken: list[int]) -> None:
+    state["treasures"] = [t for t in state["treasures"] if t not in taken]
+    state["treasures_taken"][seat] += len(taken)
+
+
+# --- The steps of an action, and the end of the turn ---------------------------
+
+def advance(state: dict) -> None:
+    """Carry out mechanical steps until a player must decide or the turn goes on."""
+    while not state["over"] and state["pending"] is None and state["steps"]:
+        STEPS[state["steps"][0]](state)
+
+
+def step_wars(state: dict) -> None:
+    """Wars one by one, in the active player's order; then the unification tile comes off."""
+    colors = war_colors(state)
+    if len(colors) == 1:
+        start_war(state, colors[0])
+    elif colors:
+        state["pending"] = {"kind": "war_order", "seat": state["turn"]["active"],
+                            "colors": colors}
+    else:
+        state["unification"] = None
+        state["steps"].pop(0)
+
+
+def step_monument(state: dict) -> None:
+    if monument_choices(state):
+        state["pending"] = {"kind": "monument", "seat": state["turn"]["active"]}
+    else:
+        state["steps"].pop(0)
+
+
+def step_treasures(state: dict) -> None:
+    claim = treasure_claim(state)
+    if claim is None:
+        state["steps"].pop(0)
+        return
+    seat, here = claim
+    choices = treasure_choices(here)
+    if len(choices) == 1:
+        take_treasures(state, seat, choices[0])
+    else:
+        state["pending"] = {"kind": "treasure", "seat": seat, "treasures": here}
+
+
+def step_end_action(state: dict) -> None:
+    state["steps"].pop(0)
+    state["turn"]["placed"] = None
+    state["turn"]["actions_done"] += 1
+    if state["turn"]["actions_done"] >= ACTIONS_PER_TURN:
+        state["steps"] = ["end_turn"]
+
+
+def step_end_turn(state: dict) -> None:
+    """Monument points, refill (active, then those who committed), end check, next player."""
+    state["steps"] = []
+    monument_points(state)
+    active = state["turn"]["active"]
+    order = [active] + [s for s in state["turn"]["committers"] if s != active]
+    needs = [(s, HAND_SIZE - sum(state["hands"][s].values())) for s in order]
+    if sum(n for _, n in needs) > len(state["bag"]):
+        end_game(state, "the bag could not refill every hand to 6")
+        return
+    for seat, n in needs:
+        draw(state, seat, n)
+    if len(state["treasures"]) <= END_TREASURES:
+        end_game(state, "only 2 or fewer treasures remain on the board")
+        return
+    state["turn"] = new_turn((active + 1) % state["players"])
+
+
+STEPS = {"wars": step_wars, "monument": step_monument, "treasures": step_treasures,
+         "end_action": step_end_action, "end_turn": step_end_turn}
+
+
+# --- End of the game and final scoring ---------------------------------------
+
+def end_game(state: dict, reason: str) -> None:
+    state["over"] = True
+    state["end_reason"] = reason
+    state["pending"] = None
+    state["steps"] = []
+
+
+def final_colors(points: dict, treasures: int) -> list[int]:
+    """The seat's colours weakest first, each treasure placed on the weakest colour."""
+    values = sorted(points[c] for c in COLORS)
+    for _ in range(treasures):
+        values[0] += 1
+        values.sort()
+    return values
+
+
+def ranking(state: dict) -> tuple[list[list[int]], list[list[int]]]:
+    """Seats best first (weakest colour, then second weakest, ...); ties share a place."""
+    vectors = [final_colors(state["points"][s], state["treasures_taken"][s])
+               for s in range(state["players"])]
+    places: list[list[int]] = []
+    for seat in sorted(range(state["players"]), key=lambda s: vectors[s], reverse=True):
+        if places and vectors[places[-1][0]] == vectors[seat]:
+            places[-1].append(seat)
+        else:
+            places.append([seat])
+    return places, vectors
+
+
+# --- Legal actions -----------------------------------------------------------
+
+def free_actions(state: dict, seat: int) -> list[dict]:
+    """The active player's choice of action: leader, tile, catastrophe, swap, or pass."""
+    actions = leader_actions(state, seat) + tile_actions(state, seat)
+    actions += catastrophe_actions(state, seat)
+    actions += [{"type": "swap", "tiles": tiles} for tiles in swap_choices(state["hands"][seat])]
+    actions.append({"type": "pass"})
+    return actions
+
+
+def leader_actions(state: dict, seat: int) -> list[dict]:
+    down = face_down_squares(state)
+    actions = []
+    for color in COLORS:
+        name = LEADERS[color]
+        at = state["leaders"][seat][color]
+        regions = Regions(state, lifted=at)
+        kind = "place_leader" if at is None else "move_leader"
+        for i in range(SQUARES):
+            if i != at and why_not_leader_square(state, regions, i, down) is None:
+                actions.append({"type": kind, "leader": name, "at": to_rc(i)})
+        if at is not None:
+            actions.append({"type": "withdraw_leader", "leader": name})
+    return actions
+
+
+def tile_actions(state: dict, seat: int) -> list[dict]:
+    regions = Regions(state)
+    return [{"type": "place_tile", "color": color, "at": to_rc(i)}
+            for color in COLORS if state["hands"][seat][color] > 0
+            for i in range(SQUARES) if why_not_tile_square(state, regions, color, i) is None]
+
+
+def catastrophe_actions(state: dict, seat: int) -> list[dict]:
+    if state["catastrophes"][seat] <= 0:
+        return []
+    leaders, down = leader_squares(state), face_down_squares(state)
+    return [{"type": "place_catastrophe", "at": to_rc(i)} for i in range(SQUARES)
+            if why_not_catastrophe(state, i, leaders, down) is None]
+
+
+def pending_actions(state: dict) -> list[dict]:
+    pending = state["pending"]
+    kind = pending["kind"]
+    if kind in ("revolt", "war"):
+        return [{"type": "commit", "tiles": n} for n in commit_choices(state)]
+    if kind == "war_order":
+        return [{"type": "choose_war", "leader": LEADERS[c]} for c in pending["colors"]]
+    if kind == "monument":
+        return [{"type": "build_monument", "monument": name, "at": to_rc(tl)}
+                for name, tl in monument_choices(state)] + [{"type": "decline_monument"}]
+    return [{"type": "take_treasures", "at": [to_rc(t) for t in taken]}
+            for taken in treasure_choices(pending["treasures"])]
+
+
+def pending_seat(pending: dict) -> int:
+    if pending["kind"] in ("revolt", "war"):
+        return pending["attacker"] if commit_role(pending) == 0 else pending["defender"]
+    return pending["seat"]
+
+
+# --- Applying an action ------------------------------------------------------
+
+def square_of(action: dict, key: str = "at") -> int:
+    i = from_rc(action.get(key))
+    if i is None:
+        raise IllegalAction(f"{key!r} must be a square [row, col] with row 0-10 and col 0-15")
+    return i
+
+
+def leader_color_of(action: dict) -> str:
+    name = action.get("leader")
+    if name not in LEADER_COLORS:
+        raise IllegalAction("'leader' must be one of king, priest, farmer, trader")
+    return LEADER_COLORS[name]
+
+
+def tile_color_of(action: dict) -> str:
+    color = action.get("color")
+    if color not in COLORS:
+        raise IllegalAction("'color' must be one of red, blue, green, black")
+    return color
+
+
+def do_free_action(state: dict, seat: int, action: dict) -> None:
+    kind = action["type"]
+    if kind == "pass":
+        state["steps"] = ["end_turn"]
+    elif kind in ("place_leader", "move_leader", "withdraw_leader"):
+        do_leader(state, seat, kind, action)
+    elif kind == "place_tile":
+        color, i = tile_color_of(action), square_of(action)
+        if state["hands"][seat][color] <= 0:
+            raise IllegalAction(f"you hold no {color} tile")
+        reason = why_not_tile_square(state, Regions(state), color, i)
+        if reason:
+            raise IllegalAction(reason)
+        place_tile(state, seat, color, i)
+    elif kind == "place_catastrophe":
+        i = square_of(action)
+        if state["catastrophes"][seat] <= 0:
+            raise IllegalAction("you have no catastrophe tile left")
+        reason = why_not_catastrophe(state, i, leader_squares(state), face_down_squares(state))
+        if reason:
+            raise IllegalAction(reason)
+        place_catastrophe(state, seat, i)
+    elif kind == "swap":
+        do_swap(state, seat, action)
+    else:
+        raise IllegalAction(f"{kind!r} is not an action you can take now")
+
+
+def do_leader(state: dict, seat: int, kind: str, action: dict) -> None:
+    color = leader_color_of(action)
+    at = state["leaders"][seat][color]
+    name = LEADERS[color]
+    if kind == "withdraw_leader":
+        if at is None:
+            raise IllegalAction(f"your {name} is not on the board")
+        state["leaders"][seat][color] = None
+        state["steps"] = ["treasures", "end_action"]
+        return
+    if kind == "place_leader" and at is not None:
+        raise IllegalAction(f"your {name} is already on the board: move it instead")
+    if kind == "move_leader" and at is None:
+        raise IllegalAction(f"your {name} is not on the board: place it instead")
+    i = square_of(action)
+    if i == at:
+        raise IllegalAction(f"your {name} already stands on {label(i)}")
+    reason = why_not_leader_square(state, Regions(state, lifted=at), i, face_down_squares(state))
+    if reason:
+        raise IllegalAction(reason)
+    state["leaders"][seat][color] = None
+    start_leader_placement(state, seat, color, i)
+
+
+def do_swap(state: dict, seat: int, action: dict) -> None:
+    tiles = action.get("tiles")
+    if not isinstance(tiles, list) or not tiles or any(t not in COLORS for t in tiles):
+        raise IllegalAction("'tiles' must be a non-empty list of tile colours")
+    for color in COLORS:
+        if tiles.count(color) > state["hands"][seat][color]:
+            raise IllegalAction(f"you hold fewer than {tiles.count(color)} {color} tiles")
+    swap(state, seat, tiles)
+
+
+def do_pending_action(state: dict, seat: int, action: dict) -> None:
+    pending = state["pending"]
+    kind = pending["kind"]
+    if kind in ("revolt", "war"):
+        count = action.get("tiles")
+        if action["type"] != "commit" or not isinstance(count, int) or isinstance(count, bool):
+            raise IllegalAction("commit a number of tiles: {'type': 'commit', 'tiles': n}")
+        if count not in commit_choices(state):
+            raise IllegalAction(f"you may not commit {count} tiles now "
+                                f"(allowed: {commit_choices(state)})")
+        commit(state, seat, count)
+    elif kind == "war_order":
+        color = LEADER_COLORS.get(action.get("leader")) if action["type"] == "choose_war" else None
+        if color not in pending["colors"]:
+            raise IllegalAction("choose one of the wars: "
+                                + ", ".join(LEADERS[c] for c in pending["colors"]))
+        state["pending"] = None
+        start_war(state, color)
+    elif kind == "monument":
+        do_monument(state, action)
+    else:
+        do_take_treasures(state, seat, action)
+
+
+def do_monument(state: dict, action: dict) -> None:
+    if action["type"] == "decline_monument":
+        decline_monument(state)
+    elif action["type"] == "build_monument":
+        choice = (action.get("monument"), from_rc(action.get("at")))
+        if choice not in monument_choices(state):
+            raise IllegalAction("that monument cannot be built there")
+        build_monument(state, *choice)
+    else:
+        raise IllegalAction("build a monument or decline it")
+    state["pending"] = None
+    state["steps"].pop(0)
+
+
+def do_take_treasures(state: dict, seat: int, action: dict) -> None:
+    squares = action.get("at") if action["type"] == "take_treasures" else None
+    taken = sorted(from_rc(rc) for rc in squares) if isinstance(squares, list) and all(
+        from_rc(rc) is not None for rc in squares) else None
+    if taken not in treasure_choices(state["pending"]["treasures"]):
+        raise IllegalAction("take all treasures of the kingdom but one, framed corner "
+                            "treasures first")
+    take_treasures(state, seat, taken)
+    state["pending"] = None
+
+
+# --- The Rules protocol ------------------------------------------------------
+
+class TigrisRules:
+    """Tigris & Euphrates for 2 to 4 players."""
+
+    name = "tigris"
+    title = "Tigris & Euphrates"
+    version = 1
+    min_players = 2
+    max_players = 4
+    options = dict(OPTIONS)
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise IllegalAction("Tigris & Euphrates is for 2 to 4 players")
+        return new_state(players, seed, check_options(self, options))
+
+    def to_act(self, state: dict) -> list[int]:
+        if state["over"]:
+            return []
+        if state["pending"] is not None:
+            return [pending_seat(state["pending"])]
+        return [state["turn"]["active"]]
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if seat not in self.to_act(state):
+            return []
+        if state["pending"] is not None:
+            return pending_actions(state)
+        return free_actions(state, seat)
+
+    def apply(self, state: dict, seat: int, action: dict) -> dict:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("an action must be an object with a 'type'")
+        if state["over"]:
+            raise IllegalAction("the game is over")
+        if seat not in self.to_act(state):
+            raise IllegalAction(f"seat {seat} is not to act now")
+        state = copy.deepcopy(state)
+        if state["pending"] is not None:
+            do_pending_action(state, seat, action)
+        else:
+            do_free_action(state, seat, action)
+        advance(state)
+        return state
+
+    def result(self, state: dict) -> dict | None:
+        if not state["over"]:
+            return None
+        places, vectors = ranking(state)
+        return {"ranking": places,
+                "scores": {str(s): vectors[s][0] for s in range(state["players"])},
+                "colors_weakest_first": {str(s): vectors[s] for s in range(state["players"])},
+                "points": {str(s): dict(state["points"][s]) for s in range(state["players"])},
+                "treasures": {str(s): state["treasures_taken"][s]
+                              for s in range(state["players"])},
+                "end_reason": state["end_reason"]}
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        from .view import view
+        return view(self, state, seat)
+
+    def describe(self, state: dict, seat: int, action: dict) -> str:
+        from .describe import describe
+        return describe(self, state, seat, action)
+
+    def dump(self, state: dict) -> dict:
+        return copy.deepcopy(state)
+
+    def load(self, data: dict) -> dict:
+        if not isinstance(data, dict) or "board" not in data:
+            raise ValueError("not a Tigris & Euphrates state")
+        return copy.deepcopy(data)
+
+
+__all__ = ["TigrisRules", "IllegalAction", "Regions", "ranking", "final_colors",
+           "BOARD_ROWS", "CORNER_TREASURES", "DYNASTIES"]

@@ -1,0 +1,103 @@
+"""What one seat may see: the public board plus its own screen (everything once over)."""
+from __future__ import annotations
+
+from .board import BOARD_ROWS, COLORS, CORNER_TREASURES, DYNASTIES, LEADERS, label, to_rc
+from .rules import face_down_squares, pending_seat
+
+KINDS = {"red": "temple", "blue": "farm", "green": "market", "black": "settlement"}
+
+
+def view(rules, state: dict, seat: int | None) -> dict:
+    over = state["over"]
+    to_act = rules.to_act(state)
+    seats = range(state["players"])
+    show_scores = over or state["options"]["open_scoring"]
+    out = {
+        "seat": seat,
+        "to_act": to_act,
+        "prompt": prompt(state, seat) if seat in to_act else None,
+        "over": over,
+        "options": dict(state["options"]),
+        "active": state["turn"]["active"],
+        "actions_done": state["turn"]["actions_done"],
+        "terrain": list(BOARD_ROWS),
+        "tiles": board_tiles(state),
+        "leaders": [{"seat": s, "dynasty": DYNASTIES[s], "leader": LEADERS[c], "color": c,
+                     "at": to_rc(i), "square": label(i)}
+                    for s in seats for c, i in state["leaders"][s].items() if i is not None],
+        "catastrophes": [to_rc(i) for i, cell in enumerate(state["board"])
+                         if cell == "catastrophe"],
+        "treasures": [{"at": to_rc(t), "square": label(t), "corner": t in CORNER_TREASURES}
+                      for t in state["treasures"]],
+        "monuments": {name: (to_rc(at) if at is not None else None)
+                      for name, at in state["monuments"].items()},
+        "unification": to_rc(state["unification"]) if state["unification"] is not None else None,
+        "bag": len(state["bag"]),
+        "out_of_game": sum(state["out"].values()),  # colours hidden: swapped tiles are secret
+        "conflict": conflict(state),
+        "players": [player(state, s, show_scores or s == seat) for s in seats],
+    }
+    if seat is not None:
+        out["hand"] = dict(state["hands"][seat])
+        out["points"] = dict(state["points"][seat])
+        out["treasures_taken"] = state["treasures_taken"][seat]
+    if over:
+        out["result"] = rules.result(state)
+        out["hands"] = [dict(h) for h in state["hands"]]
+        out["bag_tiles"] = list(state["bag"])
+        out["seed"] = state["seed"]
+        out["end_reason"] = state["end_reason"]
+    return out
+
+
+def board_tiles(state: dict) -> list[dict]:
+    down = face_down_squares(state)
+    return [{"at": to_rc(i), "square": label(i), "color": None if i in down else cell,
+             "face_down": i in down}
+            for i, cell in enumerate(state["board"]) if cell in COLORS]
+
+
+def player(state: dict, s: int, scores: bool) -> dict:
+    out = {"seat": s, "dynasty": DYNASTIES[s],
+           "hand_size": sum(state["hands"][s].values()),
+           "catastrophes": state["catastrophes"][s],
+           "leaders_in_supply": [LEADERS[c] for c in COLORS if state["leaders"][s][c] is None]}
+    if scores:
+        out["points"] = dict(state["points"][s])
+        out["treasures_taken"] = state["treasures_taken"][s]
+    return out
+
+
+def conflict(state: dict) -> dict | None:
+    """The conflict or decision in progress, all of it public."""
+    pending = state["pending"]
+    if pending is None:
+        return None
+    out = {"kind": pending["kind"], "seat": pending_seat(pending)}
+    if pending["kind"] in ("revolt", "war"):
+        out.update(color=pending["color"], leader=LEADERS[pending["color"]],
+                   attacker=pending["attacker"], defender=pending["defender"],
+                   squares=[to_rc(i) for i in pending["squares"]],
+                   strength=list(pending["strength"]), committed=list(pending["committed"]))
+    elif pending["kind"] == "war_order":
+        out["wars"] = [LEADERS[c] for c in pending["colors"]]
+    elif pending["kind"] == "treasure":
+        out["treasures"] = [to_rc(t) for t in pending["treasures"]]
+    return out
+
+
+def prompt(state: dict, seat: int) -> str:
+    pending = state["pending"]
+    if pending is None:
+        return f"Your turn: action {state['turn']['actions_done'] + 1} of 2"
+    kind = pending["kind"]
+    if kind in ("revolt", "war"):
+        role = "attacker" if pending["committed"][0] is None else "defender"
+        color = "red" if kind == "revolt" else pending["color"]
+        what = "Revolt" if kind == "revolt" else f"War of the {LEADERS[pending['color']]}s"
+        return f"{what}: commit {color} {KINDS[color]} tiles as the {role}"
+    if kind == "war_order":
+        return "Choose which war is fought next"
+    if kind == "monument":
+        return "Build a monument on the square you completed, or decline"
+    return "Your trader takes treasures: choose which"
