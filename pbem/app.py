@@ -1,0 +1,72 @@
+"""The application factory: settings, database, mail, pages and commands."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from . import config as settings_module
+from .database import bind, is_sqlite
+from .mailer import mail
+from .models import db
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "form-action 'self'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def create_app(config: dict | None = None) -> Flask:
+    settings = settings_module.from_environment()
+    settings.update(config or {})
+    app = Flask(__name__, template_folder=str(ROOT / "templates"))
+    app.config.update(settings)
+    _require_secret_key(app)
+    app.config.update(MAIL_DEFAULT_SENDER=app.config["MAIL_SENDER"])
+    bind(app.config["DATABASE_URL"])
+    mail.init_app(app)
+    _database_per_request(app)
+    _security_headers(app)
+
+    from .web import register_blueprints
+    register_blueprints(app)
+    from .cli import register_commands
+    register_commands(app)
+    return app
+
+
+def is_development(app: Flask) -> bool:
+    return app.config["ENV"] == "development" or bool(app.config.get("TESTING"))
+
+
+def _require_secret_key(app: Flask) -> None:
+    if app.config.get("SECRET_KEY"):
+        return
+    if not is_development(app):
+        raise RuntimeError("PBEM_SECRET_KEY is not set: pbem refuses to start outside "
+                           "development (PBEM_ENV=development) without a secret key")
+    app.config["SECRET_KEY"] = settings_module.DEV_SECRET_KEY
+
+
+def _database_per_request(app: Flask) -> None:
+    @app.before_request
+    def connect():
+        db.connect(reuse_if_open=True)
+
+    @app.teardown_request
+    def close(exc):
+        # SQLite keeps one connection per worker thread (closing flushes the WAL, 2-4 ms);
+        # PostgreSQL connections go back to the pool.
+        if not is_sqlite() and not db.is_closed():
+            db.close()
+
+
+def _security_headers(app: Flask) -> None:
+    @app.after_request
+    def headers(response):
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers.setdefault("Cache-Control", "no-store")
+        return response

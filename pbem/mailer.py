@@ -1,0 +1,167 @@
+"""Drains the outbox through flask-mail: temporary failures retry with backoff, permanent
+ones are marked for the host, and a row once sent is never sent again."""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import smtplib
+import socket
+import time
+
+from flask import current_app
+from flask_mail import Connection, Mail, Message
+
+from .database import is_sqlite, write_transaction
+from .models import Outbox, utcnow
+
+log = logging.getLogger(__name__)
+
+LEASE = dt.timedelta(minutes=10)     # a claimed row waits this long before another worker may
+MAX_ATTEMPTS = 15                    # about four days of retries with the backoff below
+FIRST_DELAY, MAX_DELAY = 60, 6 * 3600
+
+
+class TimeoutConnection(Connection):
+    """flask-mail's connection, with the SMTP timeout it lacks."""
+
+    def configure_host(self):
+        mail, timeout = self.mail, current_app.config["MAIL_TIMEOUT"]
+        smtp_class = smtplib.SMTP_SSL if mail.use_ssl else smtplib.SMTP
+        host = smtp_class(mail.server, mail.port, timeout=timeout)
+        host.set_debuglevel(int(mail.debug))
+        if mail.use_tls:
+            host.starttls()
+        if mail.username and mail.password:
+            host.login(mail.username, mail.password)
+        return host
+
+
+class PbemMail(Mail):
+    def connect(self) -> Connection:
+        return TimeoutConnection(current_app.extensions["mail"])
+
+
+mail = PbemMail()
+
+
+class PermanentFailure(Exception):
+    pass
+
+
+def classify(exc: BaseException) -> bool:
+    """True when a failure is permanent (a 5xx answer); everything else is retried."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in exc.recipients.values()]
+        return bool(codes) and all(500 <= code < 600 for code in codes)
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return 500 <= exc.smtp_code < 600
+    return False
+
+
+def backoff(attempts: int) -> dt.timedelta:
+    return dt.timedelta(seconds=min(FIRST_DELAY * 2 ** max(attempts - 1, 0), MAX_DELAY))
+
+
+def claim(limit: int) -> list[Outbox]:
+    """Lease up to `limit` due rows to this worker (SKIP LOCKED on PostgreSQL)."""
+    now = utcnow()
+    with write_transaction():
+        query = (Outbox.select()
+                 .where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null(),
+                        Outbox.next_try_at <= now,
+                        Outbox.claimed_until.is_null() | (Outbox.claimed_until < now))
+                 .order_by(Outbox.id).limit(limit))
+        if not is_sqlite():
+            query = query.for_update(skip_locked=True)
+        rows = list(query)
+        if rows:
+            (Outbox.update(claimed_until=now + LEASE)
+             .where(Outbox.id.in_([r.id for r in rows])).execute())
+    return rows
+
+
+def _message(row: Outbox) -> Message:
+    message = Message(subject=row.subject, recipients=[row.recipient], body=row.body_text,
+                      html=row.body_html, sender=current_app.config["MAIL_SENDER"])
+    message.msgId = row.message_id   # the same Message-ID on every attempt
+    return message
+
+
+def _mark_sent(row: Outbox) -> None:
+    with write_transaction():
+        (Outbox.update(sent_at=utcnow(), attempts=Outbox.attempts + 1, claimed_until=None,
+                       last_error="")
+         .where(Outbox.id == row.id).execute())
+
+
+def _mark_failed(row: Outbox, exc: BaseException) -> str:
+    attempts = row.attempts + 1
+    permanent = classify(exc) or attempts >= MAX_ATTEMPTS
+    error = f"{type(exc).__name__}: {exc}"[:2000]
+    fields = {"attempts": attempts, "claimed_until": None, "last_error": error}
+    if permanent:
+        fields["failed_at"] = utcnow()
+    else:
+        fields["next_try_at"] = utcnow() + backoff(attempts)
+    with write_transaction():
+        Outbox.update(**fields).where(Outbox.id == row.id).execute()
+    log.warning("mail %s to %s %s: %s", row.message_id, row.recipient,
+                "failed for good" if permanent else "will be retried", error)
+    return "failed" if permanent else "retry"
+
+
+def send_due(limit: int = 100) -> dict:
+    """One pass over the outbox; counts of sent, retry and failed rows."""
+    counts = {"sent": 0, "retry": 0, "failed": 0}
+    rows = claim(limit)
+    if not rows:
+        return counts
+    try:
+        connection = mail.connect().__enter__()
+    except (OSError, smtplib.SMTPException) as exc:   # refused, timed out, or greeted with 4xx/5xx
+        for row in rows:
+            counts[_mark_failed(row, _as_temporary(exc))] += 1
+        return counts
+    try:
+        for row in rows:
+            try:
+                connection.send(_message(row))
+            except smtplib.SMTPServerDisconnected as exc:
+                counts[_mark_failed(row, exc)] += 1
+                break
+            except (OSError, smtplib.SMTPException) as exc:
+                counts[_mark_failed(row, exc)] += 1
+                continue
+            _mark_sent(row)
+            counts["sent"] += 1
+    finally:
+        _release_unsent(rows)
+        try:
+            connection.__exit__(None, None, None)
+        except (OSError, smtplib.SMTPException):
+            pass
+    return counts
+
+
+def _as_temporary(exc: BaseException) -> BaseException:
+    """A failure to connect is temporary even when the greeting was a 5xx (a server restarting)."""
+    return exc if isinstance(exc, (OSError, socket.timeout)) else OSError(str(exc))
+
+
+def _release_unsent(rows: list[Outbox]) -> None:
+    """Rows left unsent when a connection broke go back to the queue at once."""
+    ids = [r.id for r in rows]
+    with write_transaction():
+        (Outbox.update(claimed_until=None)
+         .where(Outbox.id.in_(ids), Outbox.sent_at.is_null()).execute())
+
+
+def worker(interval: float = 5.0, once: bool = False) -> None:
+    """Send what is due, then wait `interval` seconds, forever."""
+    while True:
+        counts = send_due()
+        if any(counts.values()):
+            log.info("mail: %(sent)d sent, %(retry)d to retry, %(failed)d failed", counts)
+        if once:
+            return
+        time.sleep(interval)

@@ -1,0 +1,109 @@
+"""The database: games, seats, the append-only event log, turn links and the mail outbox.
+
+Every model binds to `db`, a proxy that `create_app` points at SQLite or PostgreSQL.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import peewee as pw
+
+db = pw.DatabaseProxy()
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class JSONField(pw.TextField):
+    """JSON kept as text, so SQLite and PostgreSQL store it alike."""
+
+    def db_value(self, value):
+        return None if value is None else json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+    def python_value(self, value):
+        return None if value is None else json.loads(value)
+
+
+class BaseModel(pw.Model):
+    class Meta:
+        database = db
+
+
+class Game(BaseModel):
+    rules = pw.CharField(max_length=40)
+    rules_version = pw.IntegerField()
+    options = JSONField()
+    players = pw.IntegerField()
+    seed = pw.BigIntegerField()
+    seq = pw.IntegerField(default=0)              # seq of the last event
+    head_hash = pw.CharField(max_length=64)        # hash of the last event
+    state = JSONField()                            # snapshot: rules.dump(state) after `seq`
+    status = pw.CharField(max_length=10, default="running", index=True)  # running | over
+    title = pw.CharField(max_length=200, default="")
+    host_email = pw.CharField(max_length=254, default="")
+    host_nonce_hash = pw.CharField(max_length=64, default="")
+    created_at = pw.DateTimeField(default=utcnow)
+    finished_at = pw.DateTimeField(null=True)
+
+
+class Seat(BaseModel):
+    game = pw.ForeignKeyField(Game, backref="seats", on_delete="CASCADE")
+    index = pw.IntegerField()
+    name = pw.CharField(max_length=100)
+    email = pw.CharField(max_length=254, default="")
+    language = pw.CharField(max_length=8, default="en")
+    seen_seq = pw.IntegerField(default=0)   # events up to here were in this seat's last turn mail
+
+    class Meta:
+        indexes = ((("game", "index"), True),)
+
+
+class Event(BaseModel):
+    game = pw.ForeignKeyField(Game, backref="events", on_delete="CASCADE")
+    seq = pw.IntegerField()
+    seat = pw.IntegerField(null=True)       # None for the game's creation (seq 0)
+    action = JSONField()
+    automatic = pw.BooleanField(default=False)
+    summary = pw.TextField(default="")      # rules.describe(...), public, names as {p0}...
+    created_at = pw.CharField(max_length=32)  # ISO text, exactly as hashed
+    hash = pw.CharField(max_length=64)
+
+    class Meta:
+        indexes = ((("game", "seq"), True),)
+
+
+class Link(BaseModel):
+    game = pw.ForeignKeyField(Game, backref="links", on_delete="CASCADE")
+    seat = pw.IntegerField()
+    turn_seq = pw.IntegerField()            # the game's seq when the seat became to act
+    nonce_hash = pw.CharField(max_length=64, unique=True)
+    created_at = pw.DateTimeField(default=utcnow)
+    expires_at = pw.DateTimeField()
+    spent_at = pw.DateTimeField(null=True)
+    spent_reason = pw.CharField(max_length=20, default="")  # played | turn_over | replaced | revoked
+
+    class Meta:
+        indexes = ((("game", "seat", "spent_at"), False),)
+
+
+class Outbox(BaseModel):
+    message_id = pw.CharField(max_length=200, unique=True)
+    game = pw.ForeignKeyField(Game, backref="mail", null=True, on_delete="SET NULL")
+    seat = pw.IntegerField(null=True)
+    kind = pw.CharField(max_length=20)      # invite | turn | link | host
+    recipient = pw.CharField(max_length=254)
+    subject = pw.CharField(max_length=300)
+    body_text = pw.TextField()
+    body_html = pw.TextField()
+    created_at = pw.DateTimeField(default=utcnow)
+    attempts = pw.IntegerField(default=0)
+    next_try_at = pw.DateTimeField(default=utcnow, index=True)
+    claimed_until = pw.DateTimeField(null=True)
+    sent_at = pw.DateTimeField(null=True, index=True)
+    failed_at = pw.DateTimeField(null=True)  # permanent failure, shown to the host
+    last_error = pw.TextField(default="")
+
+
+MODELS = [Game, Seat, Event, Link, Outbox]

@@ -1,0 +1,122 @@
+"""Who must act now -> which emails go into the outbox, in the caller's transaction."""
+from __future__ import annotations
+
+import re
+import secrets
+from urllib.parse import urlsplit
+
+from flask import current_app, render_template
+
+from . import links
+from .models import Event, Game, Outbox, Seat
+
+SEAT_NAME = re.compile(r"\{p(\d+)\}")
+
+
+def fill_names(text: str, names: list[str]) -> str:
+    """Put the players' names where a rules engine wrote {p0}, {p1}, ..."""
+    def name(match):
+        index = int(match.group(1))
+        return names[index] if index < len(names) else match.group(0)
+    return SEAT_NAME.sub(name, text)
+
+
+def absolute(path: str) -> str:
+    """An absolute URL from PBEM_BASE_URL, never from the request's Host header."""
+    return current_app.config["BASE_URL"].rstrip("/") + path
+
+
+def turn_url(token: str) -> str:
+    return absolute(f"/turn/{token}")
+
+
+def host_url(token: str) -> str:
+    return absolute(f"/host/{token}")
+
+
+def game_url(game: Game) -> str:
+    return absolute(f"/games/{game.id}")
+
+
+def _message_id(game: Game | None, kind: str) -> str:
+    domain = urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
+    game_part = game.id if game is not None else 0
+    return f"<pbem.{game_part}.{kind}.{secrets.token_hex(12)}@{domain}>"
+
+
+def queue(game: Game | None, seat: int | None, kind: str, recipient: str, subject: str,
+          template: str, **context) -> Outbox | None:
+    """Write one email into the outbox (sent later by the mail worker)."""
+    if not recipient:
+        return None
+    context.update(game=game, base_url=current_app.config["BASE_URL"])
+    return Outbox.create(
+        message_id=_message_id(game, kind), game=game, seat=seat, kind=kind,
+        recipient=recipient, subject=subject[:300],
+        body_text=render_template(f"emails/{template}.txt", **context),
+        body_html=render_template(f"emails/{template}.html", **context))
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.order_by(Seat.index))
+
+
+def game_created(game: Game, host_token: str) -> None:
+    """Invite every player; give the host the game's host link."""
+    seats = _seats(game)
+    names = [s.name for s in seats]
+    for seat in seats:
+        queue(game, seat.index, "invite", seat.email, f"[pbem] {game.title}: you are invited",
+              "invite", seat=seat, names=names, game_link=game_url(game))
+    if game.host_email:
+        queue(game, None, "host", game.host_email, f"[pbem] {game.title}: your host page",
+              "host", names=names, host_link=host_url(host_token))
+
+
+def after_change(game: Game, rules, state, before: list[int]) -> None:
+    """Spend the links of seats whose turn ended; mail a link to each seat now to act;
+    tell everyone when the game is over."""
+    now = rules.to_act(state)
+    links.spend(game, [s for s in before if s not in now], "played")
+    result = rules.result(state)
+    seats = _seats(game)
+    if result is not None:
+        links.spend(game, range(game.players), "turn_over")
+        for seat in seats:
+            _game_over_mail(game, rules, seat, seats, result)
+        return
+    for index in now:
+        if index not in before:
+            send_turn_mail(game, rules, state, seats[index], seats)
+
+
+def _since_last_turn(game: Game, seat: Seat, names: list[str]) -> list[str]:
+    events = (game.events.where(Event.seq > seat.seen_seq, Event.seq > 0)
+              .order_by(Event.seq))
+    return [fill_names(e.summary, names) for e in events
+            if e.summary and not (e.seat == seat.index and not e.automatic)]
+
+
+def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
+                   kind: str = "turn") -> str:
+    """Issue a fresh link for `seat` and mail it with what happened since its last turn."""
+    config = current_app.config
+    token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+    names = [s.name for s in seats]
+    view = rules.view(state, seat.index)
+    prompt = view.get("prompt") if isinstance(view, dict) else None
+    happened = _since_last_turn(game, seat, names)
+    queue(game, seat.index, kind, seat.email, f"[pbem] {game.title}: {prompt or 'Your turn'}",
+          "turn", seat=seat, names=names, prompt=prompt or "Your turn", happened=happened,
+          link=turn_url(token), max_age_days=config["LINK_MAX_AGE"] // 86400,
+          game_link=game_url(game))
+    Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
+    return token
+
+
+def _game_over_mail(game, rules, seat, seats, result) -> None:
+    names = [s.name for s in seats]
+    ranking = [[names[i] for i in tie] for tie in result.get("ranking", [])]
+    queue(game, seat.index, "over", seat.email, f"[pbem] {game.title}: the game is over",
+          "over", seat=seat, names=names, ranking=ranking,
+          happened=_since_last_turn(game, seat, names), game_link=game_url(game))

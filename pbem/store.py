@@ -1,0 +1,302 @@
+"""The event store: every accepted action is an event in an append-only, hash-chained log.
+
+Appending is one write transaction: lock the game, check the expected seq, apply the action
+through the rules, apply the forced moves that follow, insert the events, update the snapshot,
+spend and issue links, and write the outbox rows. Nothing half-written ever remains.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+
+from flask import current_app
+
+from . import links, notify
+from .database import is_sqlite, write_transaction
+from .games import RULES, IllegalAction, check_options
+from .models import Event, Game, Seat, utcnow
+
+MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
+EXPORT_FORMAT = "pbem-game-record"
+
+
+class StaleSeq(Exception):
+    """The action was made against an older position: someone already played it."""
+
+
+class NotFound(Exception):
+    pass
+
+
+# -- the hash chain -----------------------------------------------------------------------------
+
+def canonical(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(prev_hash: str, seq: int, seat, action: dict, automatic: bool, created_at: str):
+    payload = {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
+               "created_at": created_at}
+    return hashlib.sha256((prev_hash + canonical(payload)).encode()).hexdigest()
+
+
+def _now_text() -> str:
+    return utcnow().isoformat(timespec="microseconds")
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+def rules_of(game: Game):
+    try:
+        return RULES[game.rules]
+    except KeyError:
+        raise NotFound(f"game {game.id} uses rules {game.rules!r}, which this server lacks")
+
+
+def state_of(game: Game):
+    return rules_of(game).load(game.state)
+
+
+def get_game(game_id) -> Game:
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    return game
+
+
+def names_of(game: Game) -> list[str]:
+    return [seat.name for seat in game.seats.order_by(Seat.index)]
+
+
+# -- creating a game -----------------------------------------------------------------------------
+
+def validate_new_game(rules_name: str, players: int, options: dict | None):
+    """The rules and options of a new game, or ValueError saying what is allowed."""
+    if rules_name not in RULES:
+        raise ValueError(f"unknown game {rules_name!r}; choose one of: {', '.join(sorted(RULES))}")
+    rules = RULES[rules_name]
+    if not rules.min_players <= players <= rules.max_players:
+        raise ValueError(f"{rules.title} takes {rules.min_players} to {rules.max_players} "
+                         f"players, not {players}")
+    return rules, check_options(rules, options)
+
+
+def create_game(rules_name: str, players: list[dict], options: dict | None = None,
+                seed: int | None = None, title: str = "", host_email: str = ""):
+    """A new game with its seats and creation event; invitations and first links go out.
+    Returns (game, host_token)."""
+    rules, options = validate_new_game(rules_name, len(players), options)
+    seed = secrets.randbits(62) if seed is None else int(seed)
+    state = rules.setup(len(players), seed, options)
+    names = [p["name"] for p in players]
+    creation = {"type": "create", "rules": rules.name, "rules_version": rules.version,
+                "options": options, "players": len(players), "names": names, "seed": seed}
+    created_at = _now_text()
+    with write_transaction():
+        game = Game.create(
+            rules=rules.name, rules_version=rules.version, options=options,
+            players=len(players), seed=seed, seq=0, state=rules.dump(state),
+            head_hash=chain_hash("", 0, None, creation, False, created_at),
+            title=title or f"{rules.title}: {' vs '.join(names)}", host_email=host_email)
+        for index, player in enumerate(players):
+            Seat.create(game=game, index=index, name=player["name"],
+                        email=player.get("email", ""), language=player.get("language") or "en")
+        Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
+                     summary="The game begins.", hash=game.head_hash)
+        host_token = links.issue_host(current_app.config["SECRET_KEY"], game)
+        state = _advance(game, rules, state, [])
+        _save(game, rules, state)
+        notify.game_created(game, host_token)
+        notify.after_change(game, rules, state, before=[])
+    return game, host_token
+
+
+# -- appending -----------------------------------------------------------------------------------
+
+@dataclass
+class Applied:
+    game: Game
+    state: object
+    events: list
+
+
+def append(game_id: int, seat: int, action, expected_seq, link_id: int | None = None) -> Applied:
+    """Apply `action` by `seat` if the game is still at `expected_seq`; one transaction."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is a JSON object with a \"type\"")
+    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+        raise ValueError("seq must be an integer")
+    with write_transaction():
+        game = _locked_game(game_id)
+        if game.seq != expected_seq:
+            raise StaleSeq(f"already played: the game is at move {game.seq}, "
+                           f"this action was made at move {expected_seq}")
+        if link_id is not None:
+            _check_link_live(link_id)
+        rules = rules_of(game)
+        state = rules.load(game.state)
+        before = rules.to_act(state)
+        if seat not in before:
+            raise IllegalAction("it is not your turn to act")
+        events: list[Event] = []
+        state = _record(game, rules, state, seat, action, False, events)
+        state = _advance(game, rules, state, events)
+        _save(game, rules, state)
+        notify.after_change(game, rules, state, before=before)
+    return Applied(game, state, events)
+
+
+def _locked_game(game_id: int) -> Game:
+    query = Game.select().where(Game.id == game_id)
+    if not is_sqlite():
+        query = query.for_update()      # BEGIN IMMEDIATE already serialises SQLite writers
+    game = query.first()
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    return game
+
+
+def _check_link_live(link_id: int) -> None:
+    link = links.Link.get_by_id(link_id)
+    if link.spent_at is not None:
+        raise links.LinkError(410, link.spent_reason or "spent",
+                              links.SPENT_MESSAGES.get(link.spent_reason, "This link is spent."),
+                              link=link, game_id=link.game_id, seat=link.seat)
+
+
+def _record(game, rules, state, seat, action, automatic, events):
+    """Apply one action and insert its event (the caller holds the write transaction)."""
+    summary = rules.describe(state, seat, action)
+    after = rules.apply(state, seat, action)
+    created_at = _now_text()
+    game.seq += 1
+    game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at)
+    events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
+                               automatic=automatic, summary=summary, created_at=created_at,
+                               hash=game.head_hash))
+    return after
+
+
+def forced_move(rules, state):
+    """(seat, action) of the first seat to act that has exactly one legal action, else None."""
+    for seat in rules.to_act(state):
+        actions = rules.legal_actions(state, seat)
+        if len(actions) == 1:
+            return seat, actions[0]
+    return None
+
+
+def _advance(game, rules, state, events):
+    """Apply forced moves at once, as automatic events: nobody is asked a choice they lack."""
+    for _ in range(MAX_FORCED_MOVES):
+        forced = forced_move(rules, state)
+        if forced is None:
+            return state
+        state = _record(game, rules, state, forced[0], forced[1], True, events)
+    raise RuntimeError(f"more than {MAX_FORCED_MOVES} forced moves in a row in game {game.id}")
+
+
+def _save(game, rules, state) -> None:
+    game.state = rules.dump(state)
+    if rules.result(state) is not None and game.status != "over":
+        game.status, game.finished_at = "over", utcnow()
+    game.save()
+
+
+# -- replay and verification ----------------------------------------------------------------------
+
+def replay(game: Game, upto: int | None = None):
+    """Yield (event, state after it) from the log, rebuilding the game from its seed."""
+    rules = rules_of(game)
+    state = None
+    query = game.events.order_by(Event.seq)
+    if upto is not None:
+        query = query.where(Event.seq <= upto)
+    for event in query:
+        if event.seq == 0:
+            action = event.action
+            state = rules.setup(action["players"], action["seed"], action["options"])
+        else:
+            state = rules.apply(state, event.seat, event.action)
+        yield event, state
+
+
+def verify(game: Game) -> list[str]:
+    """Problems found: a broken hash chain, a gap in seq, or a snapshot the log does not rebuild."""
+    problems, prev, expected_seq, state = [], "", 0, None
+    rules = rules_of(game)
+    try:
+        for event, state in replay(game):
+            if event.seq != expected_seq:
+                problems.append(f"event seq {event.seq} where {expected_seq} was expected")
+            expected = chain_hash(prev, event.seq, event.seat, event.action, event.automatic,
+                                  event.created_at)
+            if expected != event.hash:
+                problems.append(f"event {event.seq}: hash does not match its content")
+            prev, expected_seq = event.hash, event.seq + 1
+    except IllegalAction as exc:
+        problems.append(f"event {expected_seq}: the rules reject it on replay: {exc}")
+        return problems
+    if prev != game.head_hash:
+        problems.append("the game's head hash is not the hash of its last event")
+    if expected_seq - 1 != game.seq:
+        problems.append(f"the game says move {game.seq}, the log ends at {expected_seq - 1}")
+    if state is not None and canonical(rules.dump(state)) != canonical(game.state):
+        problems.append("the snapshot differs from the state the log replays to")
+    return problems
+
+
+# -- export and import ---------------------------------------------------------------------------
+
+def export(game: Game) -> dict:
+    """A JSON record of the whole game that `import_record` replays elsewhere (no emails)."""
+    return {
+        "format": EXPORT_FORMAT, "format_version": 1, "rules": game.rules,
+        "rules_version": game.rules_version, "title": game.title, "status": game.status,
+        "seats": [{"name": s.name, "language": s.language}
+                  for s in game.seats.order_by(Seat.index)],
+        "events": [{"seq": e.seq, "seat": e.seat, "action": e.action, "automatic": e.automatic,
+                    "summary": e.summary, "created_at": e.created_at, "hash": e.hash}
+                   for e in game.events.order_by(Event.seq)],
+        "head_hash": game.head_hash,
+    }
+
+
+def import_record(record: dict) -> Game:
+    """Replay an exported record into a new game; ValueError if it does not replay exactly."""
+    if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"not a pbem game record (format {EXPORT_FORMAT!r} expected)")
+    events = record.get("events") or []
+    if not events or events[0].get("seq") != 0:
+        raise ValueError("the record has no creation event")
+    creation = events[0]["action"]
+    rules, options = validate_new_game(record.get("rules"), creation["players"],
+                                       creation["options"])
+    if record.get("rules_version") != rules.version:
+        raise ValueError(f"the record was played with {rules.name} version "
+                         f"{record.get('rules_version')}, this server has {rules.version}")
+    state = rules.setup(creation["players"], creation["seed"], options)
+    with write_transaction():
+        game = Game.create(rules=rules.name, rules_version=rules.version, options=options,
+                           players=creation["players"], seed=creation["seed"], seq=0,
+                           state={}, head_hash="", title=record.get("title", ""))
+        for index, seat in enumerate(record.get("seats") or []):
+            Seat.create(game=game, index=index, name=seat["name"],
+                        language=seat.get("language", "en"))
+        prev = ""
+        for raw in events:
+            seq = raw["seq"]
+            if seq > 0:
+                state = rules.apply(state, raw["seat"], raw["action"])
+            prev = chain_hash(prev, seq, raw["seat"], raw["action"], raw["automatic"],
+                              raw["created_at"])
+            if prev != raw["hash"]:
+                raise ValueError(f"event {seq}: its hash does not match the record")
+            Event.create(game=game, seq=seq, seat=raw["seat"], action=raw["action"],
+                         automatic=raw["automatic"], summary=raw.get("summary", ""),
+                         created_at=raw["created_at"], hash=prev)
+        game.seq, game.head_hash = events[-1]["seq"], prev
+        _save(game, rules, state)
+    return game

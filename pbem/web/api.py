@@ -1,0 +1,52 @@
+"""The JSON API: the turn page for bots and tests.
+
+GET /api/turn/<token> and POST /api/turn/<token> with {"seq": n, "action": {...}}.
+Errors: 400 malformed, 422 illegal, 409 stale seq, 403 bad token, 410 spent or expired.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from .. import links, store
+from ..games import IllegalAction
+from .common import check_link, parse_seq, turn_payload
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def error(status: int, message: str):
+    return jsonify({"error": message}), status
+
+
+@bp.errorhandler(links.LinkError)
+def link_error(exc: links.LinkError):
+    return error(exc.status, exc.message)
+
+
+@bp.get("/turn/<token>")
+def turn(token):
+    access = check_link(token)
+    game = store.get_game(access.game_id)
+    return jsonify(turn_payload(game, access.seat))
+
+
+@bp.post("/turn/<token>")
+def act(token):
+    access = check_link(token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return error(400, "the body must be a JSON object {\"seq\": n, \"action\": {...}}")
+    try:
+        seq = parse_seq(body.get("seq"))
+    except ValueError as exc:
+        return error(400, str(exc))
+    action = body.get("action")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        return error(400, "\"action\" must be a JSON object with a \"type\"")
+    try:
+        applied = store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
+    except store.StaleSeq as exc:
+        return error(409, str(exc))
+    except IllegalAction as exc:
+        return error(422, f"illegal action: {exc}")
+    return jsonify(turn_payload(applied.game, access.seat, applied.state))

@@ -1,0 +1,105 @@
+"""Public pages: the list of games, a new game, each game's spectator page and record."""
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, jsonify, render_template, request
+
+from .. import notify, store
+from ..games import RULES, IllegalAction
+from ..models import Game
+
+bp = Blueprint("games", __name__)
+
+EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+LANGUAGES = {"en": "English", "hu": "Magyar"}
+
+
+@bp.get("/")
+def index():
+    running = Game.select().where(Game.status == "running").order_by(Game.id.desc()).limit(50)
+    return render_template("index.html", running=running, rules=RULES)
+
+
+@bp.get("/games")
+def archive():
+    finished = Game.select().where(Game.status == "over").order_by(Game.finished_at.desc())
+    return render_template("archive.html", finished=finished, rules=RULES)
+
+
+@bp.get("/games/<int:game_id>")
+def spectate(game_id):
+    game = _game(game_id)
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    names = store.names_of(game)
+    log = [(e, notify.fill_names(e.summary, names))
+           for e in game.events.order_by(store.Event.seq.desc()).limit(200)]
+    result = rules.result(state)
+    return render_template("game.html", game=game, rules=rules, names=names, log=log,
+                           view=rules.view(state, None), to_act=rules.to_act(state),
+                           result=result)
+
+
+@bp.get("/games/<int:game_id>/record.json")
+def record(game_id):
+    game = _game(game_id)
+    if game.status != "over":
+        abort(403, "A game's record is published when the game is over.")
+    response = jsonify(store.export(game))
+    response.headers["Content-Disposition"] = f'attachment; filename="pbem-game-{game.id}.json"'
+    return response
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    form = request.form
+    if request.method == "GET":
+        return render_template("new.html", rules=RULES, languages=LANGUAGES, form={}, error=None)
+    try:
+        game, host_token = _create(form)
+    except ValueError as exc:   # IllegalAction is a ValueError too
+        return render_template("new.html", rules=RULES, languages=LANGUAGES, form=form,
+                               error=str(exc)), 400
+    return render_template("created.html", game=game, host_link=notify.host_url(host_token))
+
+
+def _create(form):
+    rules_name = form.get("rules", "")
+    if rules_name not in RULES:
+        raise ValueError("Choose a game.")
+    players = []
+    for i in range(8):
+        name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
+        if not name and not email:
+            continue
+        if not name or not EMAIL.match(email):
+            raise ValueError(f"Player {i + 1} needs a name and a valid email address.")
+        language = form.get(f"language{i}", "en")
+        players.append({"name": name[:100], "email": email,
+                        "language": language if language in LANGUAGES else "en"})
+    options = {key: _option(form, key, default) for key, default in RULES[rules_name].options.items()}
+    host_email = form.get("host_email", "").strip()
+    if host_email and not EMAIL.match(host_email):
+        raise ValueError("The host's email address is not valid.")
+    return store.create_game(rules_name, players, options, title=form.get("title", "").strip(),
+                             host_email=host_email)
+
+
+def _option(form, key, default):
+    raw = form.get(f"option_{key}")
+    if isinstance(default, bool):
+        return raw in ("1", "on", "true")
+    if isinstance(default, int):
+        try:
+            return int(raw) if raw not in (None, "") else default
+        except ValueError:
+            raise IllegalAction(f"option {key} takes a whole number") from None
+    return raw if raw is not None else default
+
+
+def _game(game_id) -> Game:
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        abort(404, "There is no such game.")
+    return game

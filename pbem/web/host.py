@@ -1,0 +1,64 @@
+"""The host's page of a game: links, mail that failed, and what a host may do about them."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template
+
+from .. import links, notify, store
+from ..database import write_transaction
+from ..models import Link, Outbox, Seat, utcnow
+
+bp = Blueprint("host", __name__, url_prefix="/host")
+
+
+@bp.errorhandler(links.LinkError)
+def link_error(exc):
+    return render_template("link_error.html", error=exc, game=None, renewable=False), exc.status
+
+
+def _game(token):
+    config = current_app.config
+    return store.get_game(links.check_host(config["SECRET_KEY"], token,
+                                           config["HOST_LINK_MAX_AGE"]))
+
+
+@bp.get("/<token>")
+def show(token):
+    game = _game(token)
+    rules, state = store.rules_of(game), store.state_of(game)
+    seats = list(game.seats.order_by(Seat.index))
+    live = {link.seat: link for link in
+            Link.select().where(Link.game == game, Link.spent_at.is_null())}
+    mail = list(Outbox.select().where(Outbox.game == game).order_by(Outbox.id.desc()).limit(100))
+    return render_template("host.html", game=game, seats=seats, live=live, mail=mail,
+                           to_act=rules.to_act(state), token=token, now=utcnow())
+
+
+@bp.post("/<token>/revoke/<int:seat>")
+def revoke(token, seat):
+    game = _game(token)
+    with write_transaction():
+        links.spend(game, [seat], "revoked")
+    return redirect(f"/host/{token}", code=303)
+
+
+@bp.post("/<token>/resend/<int:seat>")
+def resend(token, seat):
+    """Mail a fresh link to a seat that is to act (spending its older links)."""
+    game = _game(token)
+    with write_transaction():
+        rules, state = store.rules_of(game), store.state_of(game)
+        seats = list(game.seats.order_by(Seat.index))
+        if game.status == "running" and seat in rules.to_act(state):
+            notify.send_turn_mail(game, rules, state, seats[seat], seats, kind="link")
+    return redirect(f"/host/{token}", code=303)
+
+
+@bp.post("/<token>/retry/<int:mail_id>")
+def retry(token, mail_id):
+    """Send a mail that failed for good once more (after the host fixed the address)."""
+    game = _game(token)
+    with write_transaction():
+        (Outbox.update(failed_at=None, next_try_at=utcnow(), claimed_until=None)
+         .where(Outbox.id == mail_id, Outbox.game == game, Outbox.sent_at.is_null())
+         .execute())
+    return redirect(f"/host/{token}", code=303)
