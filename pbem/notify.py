@@ -44,14 +44,14 @@ def _message_id(game: Game | None, kind: str) -> str:
     return f"<pbem.{game_part}.{kind}.{secrets.token_hex(12)}@{domain}>"
 
 
-def queue(game: Game | None, seat: int | None, kind: str, recipient: str, subject: str,
+def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, subject: str,
           template: str, **context) -> Outbox | None:
     """Write one email into the outbox (sent later by the mail worker)."""
     if not recipient:
         return None
     context.update(game=game, base_url=current_app.config["BASE_URL"])
     return Outbox.create(
-        message_id=_message_id(game, kind), game=game, seat=seat, kind=kind,
+        message_id=_message_id(game, kind), game=game, seat=seat_index, kind=kind,
         recipient=recipient, subject=subject[:300],
         body_text=render_template(f"emails/{template}.txt", **context),
         body_html=render_template(f"emails/{template}.html", **context))

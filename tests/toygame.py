@@ -1,0 +1,114 @@
+"""Duel: a small game that exercises the server (it lives in tests only, never in production).
+
+Each player holds 3 hidden cards. On your turn you attack the next player with a card; they
+block with a higher card (1 point to them) or yield (the card's value to you). A defender with
+no higher card can only yield: a forced move. After `rounds` rounds the most points win.
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+from pbem.games.base import IllegalAction
+
+HAND = 3
+
+
+class Duel:
+    name = "duel"
+    title = "Duel (test game)"
+    version = 1
+    min_players = 2
+    max_players = 3
+    options = {"rounds": 2, "open_hands": False}
+
+    def setup(self, players, seed, options=None):
+        options = {**self.options, **(options or {})}
+        deck = list(range(1, 6 * players + 7))
+        random.Random(seed).shuffle(deck)
+        hands = [sorted(deck[HAND * i:HAND * (i + 1)]) for i in range(players)]
+        return {"players": players, "deck": deck[HAND * players:], "hands": hands,
+                "scores": [0] * players, "active": 0, "turn": 0, "attack": None,
+                "rounds": options["rounds"], "open_hands": options["open_hands"], "over": False}
+
+    def to_act(self, s):
+        if s["over"]:
+            return []
+        if s["attack"] is not None:
+            return [self._defender(s)]
+        return [s["active"]]
+
+    def _defender(self, s):
+        return (s["active"] + 1) % s["players"]
+
+    def legal_actions(self, s, seat):
+        if seat not in self.to_act(s):
+            return []
+        if s["attack"] is None:
+            return [{"type": "attack", "card": c} for c in s["hands"][seat]]
+        blocks = [{"type": "block", "card": c} for c in s["hands"][seat] if c > s["attack"]]
+        return blocks + [{"type": "yield"}]
+
+    def apply(self, s, seat, action):
+        if action not in self.legal_actions(s, seat):
+            raise IllegalAction(f"{action!r} is not a legal action for seat {seat} now")
+        s = copy.deepcopy(s)
+        if action["type"] == "attack":
+            s["hands"][seat].remove(action["card"])
+            s["attack"] = action["card"]
+            return s
+        attacker = s["active"]
+        if action["type"] == "block":
+            s["hands"][seat].remove(action["card"])
+            s["scores"][seat] += 1
+        else:
+            s["scores"][attacker] += s["attack"]
+        s["attack"] = None
+        for who in (attacker, seat):
+            while len(s["hands"][who]) < HAND and s["deck"]:
+                s["hands"][who].append(s["deck"].pop(0))
+            s["hands"][who].sort()
+        s["turn"] += 1
+        s["active"] = (attacker + 1) % s["players"]
+        if s["turn"] >= s["rounds"] * s["players"] or not s["hands"][s["active"]]:
+            s["over"] = True
+        return s
+
+    def view(self, s, seat):
+        show_all = s["over"] or s["open_hands"]
+        return {
+            "seat": seat, "to_act": self.to_act(s), "over": s["over"],
+            "hand": s["hands"][seat] if seat is not None else None,
+            "hands": s["hands"] if show_all else None,
+            "hand_sizes": [len(h) for h in s["hands"]],
+            "scores": s["scores"], "deck": len(s["deck"]), "attack": s["attack"],
+            "prompt": self._prompt(s, seat),
+        }
+
+    def _prompt(self, s, seat):
+        if seat not in self.to_act(s):
+            return None
+        return "Your turn: attack" if s["attack"] is None else f"Defend against a {s['attack']}"
+
+    def result(self, s):
+        if not s["over"]:
+            return None
+        by_score = sorted(set(s["scores"]), reverse=True)
+        ranking = [[i for i, sc in enumerate(s["scores"]) if sc == v] for v in by_score]
+        return {"ranking": ranking, "scores": s["scores"]}
+
+    def describe(self, s, seat, action):
+        if action["type"] == "attack":
+            return f"{{p{seat}}} attacked {{p{self._defender(s)}}} with a {action['card']}."
+        if action["type"] == "block":
+            return f"{{p{seat}}} blocked with a {action['card']} and scored 1 point."
+        return f"{{p{seat}}} yielded: {{p{s['active']}}} scored {s['attack']} points."
+
+    def dump(self, s):
+        return copy.deepcopy(s)
+
+    def load(self, data):
+        return copy.deepcopy(data)
+
+
+rules = Duel()
