@@ -5,7 +5,7 @@ import copy
 
 from pbem.games.base import IllegalAction, check_options
 
-from . import rules as R
+from . import engine as R
 from .board import board, coords, key
 
 PHASE_ACTIONS = {

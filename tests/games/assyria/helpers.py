@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from pbem.games.assyria import rules
-from pbem.games.assyria import rules as R
+from pbem.games.assyria import engine as R
 
 RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
 LETTERS = {"r": RED, "g": GREEN, "y": YELLOW, "b": BLUE}
@@ -16,6 +16,7 @@ def draw(state: dict, drawing: str) -> None:
     for line in drawing.splitlines():
         for token in line.split("#")[0].split():
             at, piece = token.split(":")
+            assert at in R.b(state).hexes, f"{at} is not on the board"
             seat = LETTERS[piece[0].lower()]
             if piece[0].isupper():
                 state["ziggurats"][at] = [seat, int(piece[1:] or 1)]

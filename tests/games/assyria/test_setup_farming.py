@@ -2,7 +2,7 @@
 import pytest
 
 from pbem.games.assyria import rules
-from pbem.games.assyria import rules as R
+from pbem.games.assyria import engine as R
 from pbem.games.base import IllegalAction
 
 from .helpers import act, cards
@@ -91,8 +91,9 @@ def harvest_state(seed=5):
 
 def test_harvest_example_red_takes_the_third_column_and_new_turn_order():
     state = harvest_state()
-    row1 = cards("joker", "date-1", "barley-2", "grape-1", "grape-3")
-    row2 = cards("salt-1", "palm-1", "grape-3", "date-2", "palm-2", used=row1)
+    held = tuple(c for hand in state["hands"] for c in hand)
+    row1 = cards("joker", "date-1", "barley-2", "grape-1", "grape-3", used=held)
+    row2 = cards("salt-1", "palm-1", "grape-3", "joker", "date-3", used=held + tuple(row1))
     state["food_deck"] = [c for c in state["food_deck"] if c not in row1 + row2] + \
         (row1 + row2)[::-1]                                     # drawn from the top (the end)
     R.sow(state)
