@@ -1,0 +1,102 @@
+"""`TigrisCards`: Euphrat & Tigris, the card game, behind the `Rules` protocol."""
+from __future__ import annotations
+
+from pbem.games.base import IllegalAction, check_options
+
+from . import views
+from .actions import canonical, legal_actions, why_illegal
+from .engine import advance, answer_decision, new_state, take_action
+from .scoring import final_ranking
+
+
+def clone(value):
+    """A deep copy of JSON-shaped data (lists of ints and strings are copied flat)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: clone(item) for key, item in value.items()}
+    if kind is list:
+        if value and type(value[0]) in (int, str):
+            return value[:]
+        return [clone(item) for item in value]
+    return value
+
+
+class TigrisCards:
+    name = "tigris_cards"
+    title = "Euphrat & Tigris: the card game"
+    version = 1
+    min_players = 2
+    max_players = 4
+    options = {"open_piles": False}
+
+    # ---- Setup ----
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise IllegalAction(f"{self.title} takes 2 to 4 players, not {players!r}")
+        if type(seed) is not int:
+            raise IllegalAction(f"the seed must be a whole number, not {seed!r}")
+        return new_state(players, seed, check_options(self, options))
+
+    # ---- Who acts and what they may do ----
+    def to_act(self, state: dict) -> list[int]:
+        pending = state["pending"]
+        return [] if state["over"] or pending is None else [pending["seat"]]
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        return legal_actions(state, seat)
+
+    def apply(self, state: dict, seat: int, action: dict) -> dict:
+        self._check(state, seat, action)
+        st = clone(state)
+        if action["type"] == "standing":
+            st["prefs"][seat][action["decision"]] = action["answer"]
+        else:
+            pending, st["pending"] = st["pending"], None
+            if pending["kind"] == "action":
+                take_action(st, seat, action)
+            else:
+                answer_decision(st, pending, action)
+        advance(st)
+        return st
+
+    def _check(self, state: dict, seat, action) -> None:
+        if state["over"]:
+            raise IllegalAction("the game is over")
+        waiting = self.to_act(state)
+        if seat not in waiting or type(seat) is not int:
+            raise IllegalAction(f"seat {seat!r} is not to act now; the game waits for seat "
+                                f"{waiting[0]}")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("an action must be a JSON object with a string 'type'")
+        try:
+            key = canonical(action)
+        except (TypeError, ValueError):
+            raise IllegalAction("an action must hold only plain JSON values") from None
+        if key not in {canonical(legal) for legal in legal_actions(state, seat)}:
+            try:
+                reason = why_illegal(state, seat, action)
+            except Exception:  # a malformed action must still get a plain answer
+                reason = f"that action is not legal now: {key}"
+            raise IllegalAction(reason)
+
+    # ---- What players see ----
+    def view(self, state: dict, seat: int | None) -> dict:
+        return views.view(state, seat, self.to_act(state))
+
+    def describe(self, state: dict, seat: int, action: dict) -> str:
+        try:
+            return views.describe(state, seat, action)
+        except Exception:
+            return f"{{p{seat}}} acted."
+
+    def result(self, state: dict) -> dict | None:
+        if not state["over"]:
+            return None
+        return {**final_ranking(state["piles"]), "end": state["end"]}
+
+    # ---- Storage ----
+    def dump(self, state: dict) -> dict:
+        return clone(state)
+
+    def load(self, data: dict) -> dict:
+        return clone(data)
