@@ -1,0 +1,103 @@
+"""Whole games: random playouts with invariants, replay, storage, views and log lines."""
+import copy
+import json
+import random
+
+import pytest
+
+from pbem.games import base
+from pbem.games.assyria import rules
+from pbem.games.assyria import engine as R
+
+from .helpers import check_invariants, playout
+
+GAMES = {2: 25, 3: 25, 4: 25}
+
+
+def test_rules_satisfy_the_protocol():
+    assert isinstance(rules, base.Rules)
+    assert (rules.name, rules.min_players, rules.max_players) == ("assyria", 2, 4)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_to_the_end_keep_every_invariant(players):
+    for seed in range(GAMES[players]):
+        def check(before, seat, action, after):
+            assert before == snapshot[0], "apply must not change the state it is given"
+            check_invariants(after)
+            assert all(after["score"][s] >= before["score"][s] for s in range(players))
+            snapshot[0] = copy.deepcopy(after)
+        start = rules.setup(players, seed)
+        snapshot = [copy.deepcopy(start)]
+        check_invariants(start)
+        final, log = playout(players, seed, check)
+        result = rules.result(final)
+        assert sorted(s for tie in result["ranking"] for s in tie) == list(range(players))
+        assert final["reign"] == 3 and final["expansion_deck"] and len(final["expansion_deck"]) == 1
+        assert rules.to_act(final) == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_replay_from_the_seed_equals_the_live_game_and_storage_round_trips(players):
+    seed = 100 + players
+    final, log = playout(players, seed)
+    state = rules.setup(players, seed)
+    for i, (seat, action) in enumerate(log):
+        if i % 25 == 0:
+            data = rules.dump(state)
+            assert json.loads(json.dumps(data)) == data
+            assert rules.load(data) == state and rules.dump(rules.load(data)) == data
+        state = rules.apply(state, seat, json.loads(json.dumps(action)))
+    assert state == final
+    assert rules.load(json.loads(json.dumps(rules.dump(final)))) == final
+
+
+def shuffled_secrets(state, rng):
+    """The same position with the decks (the only secrets) in another order."""
+    other = copy.deepcopy(state)
+    rng.shuffle(other["food_deck"])
+    rng.shuffle(other["expansion_deck"])
+    other["seed"] = rng.randrange(10 ** 9)
+    return other
+
+
+def test_views_are_json_and_leak_no_deck_order_or_seed():
+    rng = random.Random(5)
+    state = rules.setup(4, 77)
+    moves = random.Random(77)
+    while rules.to_act(state):
+        for seat in [None, 0, 1, 2, 3]:
+            view = rules.view(state, seat)
+            json.dumps(view)
+            assert view["seat"] == seat and view["to_act"] == rules.to_act(state)
+            assert "seed" not in view
+            assert rules.view(shuffled_secrets(state, rng), seat) == view
+            assert (view["prompt"] is None) == (seat not in rules.to_act(state))
+        seat = rules.to_act(state)[0]
+        state = rules.apply(state, seat, moves.choice(rules.legal_actions(state, seat)))
+    view = rules.view(state, None)
+    assert view["over"] and view["seed"] == 77
+
+
+def test_every_legal_action_applies_and_describes_publicly():
+    state = rules.setup(3, 9)
+    moves = random.Random(9)
+    seen = set()
+    while rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        actions = rules.legal_actions(state, seat)
+        for action in actions:
+            rules.apply(state, seat, action)
+            line = rules.describe(state, seat, action)
+            assert line.startswith(f"{{p{seat}}}") and line.endswith(".")
+            seen.add(action["type"])
+        state = rules.apply(state, seat, moves.choice(actions))
+    assert {"start", "draft", "column", "hut", "feed", "end_actions"} <= seen
+
+
+def test_reshuffles_happen_in_long_games_and_stay_deterministic():
+    shuffles = []
+    for seed in range(6):
+        final, _ = playout(4, seed)
+        shuffles.append(final["shuffles"])
+    assert any(shuffles)
