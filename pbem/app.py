@@ -23,7 +23,8 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"))
     app.config.update(settings)
     _require_secret_key(app)
-    app.config.update(MAIL_DEFAULT_SENDER=app.config["MAIL_SENDER"])
+    # flask-mail would silently drop mail under TESTING; the tests want real SMTP.
+    app.config.update(MAIL_DEFAULT_SENDER=app.config["MAIL_SENDER"], MAIL_SUPPRESS_SEND=False)
     bind(app.config["DATABASE_URL"])
     mail.init_app(app)
     _database_per_request(app)

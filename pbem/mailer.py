@@ -62,9 +62,8 @@ def backoff(attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=min(FIRST_DELAY * 2 ** max(attempts - 1, 0), MAX_DELAY))
 
 
-def claim(limit: int) -> list[Outbox]:
+def claim(limit: int, now: dt.datetime) -> list[Outbox]:
     """Lease up to `limit` due rows to this worker (SKIP LOCKED on PostgreSQL)."""
-    now = utcnow()
     with write_transaction():
         query = (Outbox.select()
                  .where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null(),
@@ -94,15 +93,15 @@ def _mark_sent(row: Outbox) -> None:
          .where(Outbox.id == row.id).execute())
 
 
-def _mark_failed(row: Outbox, exc: BaseException) -> str:
+def _mark_failed(row: Outbox, exc: BaseException, now: dt.datetime) -> str:
     attempts = row.attempts + 1
     permanent = classify(exc) or attempts >= MAX_ATTEMPTS
     error = f"{type(exc).__name__}: {exc}"[:2000]
     fields = {"attempts": attempts, "claimed_until": None, "last_error": error}
     if permanent:
-        fields["failed_at"] = utcnow()
+        fields["failed_at"] = now
     else:
-        fields["next_try_at"] = utcnow() + backoff(attempts)
+        fields["next_try_at"] = now + backoff(attempts)
     with write_transaction():
         Outbox.update(**fields).where(Outbox.id == row.id).execute()
     log.warning("mail %s to %s %s: %s", row.message_id, row.recipient,
@@ -110,27 +109,29 @@ def _mark_failed(row: Outbox, exc: BaseException) -> str:
     return "failed" if permanent else "retry"
 
 
-def send_due(limit: int = 100) -> dict:
-    """One pass over the outbox; counts of sent, retry and failed rows."""
+def send_due(limit: int = 100, now: dt.datetime | None = None) -> dict:
+    """One pass over the outbox; counts of sent, retry and failed rows.
+    `now` lets a test stand later in time, as if the backoff had passed."""
+    now = now or utcnow()
     counts = {"sent": 0, "retry": 0, "failed": 0}
-    rows = claim(limit)
+    rows = claim(limit, now)
     if not rows:
         return counts
     try:
         connection = mail.connect().__enter__()
     except (OSError, smtplib.SMTPException) as exc:   # refused, timed out, or greeted with 4xx/5xx
         for row in rows:
-            counts[_mark_failed(row, _as_temporary(exc))] += 1
+            counts[_mark_failed(row, _as_temporary(exc), now)] += 1
         return counts
     try:
         for row in rows:
             try:
                 connection.send(_message(row))
             except smtplib.SMTPServerDisconnected as exc:
-                counts[_mark_failed(row, exc)] += 1
+                counts[_mark_failed(row, exc, now)] += 1
                 break
             except (OSError, smtplib.SMTPException) as exc:
-                counts[_mark_failed(row, exc)] += 1
+                counts[_mark_failed(row, exc, now)] += 1
                 continue
             _mark_sent(row)
             counts["sent"] += 1

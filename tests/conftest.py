@@ -1,0 +1,203 @@
+"""Shared fixtures: a real SMTP server, a database per test (SQLite, and PostgreSQL where
+PBEM_TEST_DATABASE_URL names one), and an app with the Duel test game registered."""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import uuid
+from email import message_from_bytes, policy
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from pbem.games import RULES, register
+from tests import toygame
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+TABLES = ("outbox", "link", "event", "seat", "game", "migratehistory")
+LINK = re.compile(r"http://pbem\.test/turn/[A-Za-z0-9_.\-]+")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# -- a real SMTP server -----------------------------------------------------------------------------
+
+class Inbox:
+    """An aiosmtpd handler keeping every message it accepts; it can be told to refuse."""
+
+    def __init__(self):
+        self.messages = []
+        self.refuse: dict[str, str] = {}   # recipient -> SMTP answer, e.g. "550 no such user"
+        self.lock = threading.Lock()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        message = message_from_bytes(envelope.content, policy=policy.default)
+        with self.lock:
+            self.messages.append(message)
+        return "250 Message accepted for delivery"
+
+    def to(self, address):
+        with self.lock:
+            return [m for m in self.messages if m["To"] == address]
+
+    @staticmethod
+    def text(message) -> str:
+        return message.get_body(preferencelist=("plain",)).get_content()
+
+    def links_for(self, address) -> list[str]:
+        return [link for m in self.to(address) for link in LINK.findall(self.text(m))]
+
+    def last_link(self, address) -> str | None:
+        found = self.links_for(address)
+        return found[-1] if found else None
+
+
+class SMTPServer:
+    def __init__(self, port=None):
+        self.port = port or free_port()
+        self.inbox = Inbox()
+        self.controller = None
+
+    def start(self):
+        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+        return self
+
+    def stop(self):
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+@pytest.fixture
+def smtp():
+    server = SMTPServer().start()
+    yield server
+    server.stop()
+
+
+# -- databases ---------------------------------------------------------------------------------------
+
+def _database_urls():
+    urls = ["sqlite"]
+    if PG_URL:
+        urls.append("postgresql")
+    return urls
+
+
+def reset_postgresql(url: str) -> None:
+    import psycopg2
+    connection = psycopg2.connect(url)
+    connection.autocommit = True
+    with connection.cursor() as cursor:
+        for table in TABLES:
+            cursor.execute(f'DROP TABLE IF EXISTS "{table}" CASCADE')
+    connection.close()
+
+
+def worker_database(url: str) -> str:
+    """Under pytest-xdist each worker gets a PostgreSQL database of its own."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    import psycopg2
+    name = f"pbem_test_{worker}"
+    connection = psycopg2.connect(url)
+    connection.autocommit = True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))
+        if cursor.fetchone() is None:
+            cursor.execute(f'CREATE DATABASE "{name}"')
+    connection.close()
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=_database_urls())
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'pbem.db'}"
+    url = worker_database(PG_URL)
+    reset_postgresql(url)
+    return url
+
+
+# -- the app -----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def duel():
+    register(toygame.rules)
+    yield toygame.rules
+    RULES.pop(toygame.rules.name, None)
+
+
+def make_app(database_url, smtp_port, **extra):
+    from pbem import database
+    from pbem.app import create_app
+    from pbem.models import db
+
+    config = {"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-" + uuid.uuid4().hex,
+              "BASE_URL": "http://pbem.test", "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_port,
+              "MAIL_SENDER": "pbem <pbem@pbem.test>", "MAIL_TIMEOUT": 5}
+    config.update(extra)
+    app = create_app(config)
+    with app.app_context():
+        db.connect(reuse_if_open=True)
+        database.upgrade()
+    return app
+
+
+@pytest.fixture
+def app(database_url, smtp, duel):
+    from pbem.models import db
+    app = make_app(database_url, smtp.port)
+    ctx = app.app_context()
+    ctx.push()
+    yield app
+    ctx.pop()
+    if not db.is_closed():
+        db.close()
+    if hasattr(db.obj, "close_all"):
+        db.obj.close_all()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def token_of(link: str) -> str:
+    return link.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def app_with(database_url, duel):
+    """Build an app with other settings (another SMTP port, a short link age...)."""
+    from pbem.models import db
+    contexts = []
+
+    def build(smtp_port, **extra):
+        app = make_app(database_url, smtp_port, **extra)
+        ctx = app.app_context()
+        ctx.push()
+        contexts.append(ctx)
+        return app
+
+    yield build
+    for ctx in reversed(contexts):
+        ctx.pop()
+    if not db.is_closed():
+        db.close()
+    if hasattr(db.obj, "close_all"):
+        db.obj.close_all()
