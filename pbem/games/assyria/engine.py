@@ -1,10 +1,10 @@
 """Assyria rules engine, in the rulebook's order: setup, farming, expansion, actions, flood, end.
 
-The state is a plain JSON dict (see `setup`); `apply` deep-copies it and changes the copy.
+The state is a plain JSON dict (see `setup_state`); the `Rules` methods in game.py copy it
+before any of these functions change it.
 """
 from __future__ import annotations
 
-import copy
 import random
 
 
@@ -171,7 +171,7 @@ def setup_state(players: int, seed: int) -> dict:
         "dignitaries": {name: [None] * n for name, n in DIGNITARY_SLOTS.items()},
         "to_place": 0, "fed": [], "played": {},
         "bought_food": [False] * players, "offered": [0] * players, "raised": [],
-        "final": None,
+        "assur": None, "final": None,
     }
     sow(state)                  # the first player lays out the rows before the start hexes
     return state
@@ -585,7 +585,7 @@ def end_of_turn(state) -> None:
 # ---------------------------------------------------------------- the flood
 def flood(state) -> None:
     state["huts"] = {h: s for h, s in state["huts"].items() if not b(state).on_river(h)}
-    state["assur"] = assur(state)
+    state["assur"] = assur(state)              # [[seat, points], ...] of the last Assur
     dignitary_bonuses(state)
     offerings(state)
     if state["reign"] == REIGNS:

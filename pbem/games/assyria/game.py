@@ -80,37 +80,9 @@ class Assyria:
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(f"{action} is not a legal action now")
 
-    def _do(self, state, seat, action) -> None:
-        kind = action["type"]
-        at = key(*action["hex"]) if "hex" in action else None
-        if kind == "start":
-            R.place_start(state, seat, at)
-        elif kind == "draft":
-            R.take_draft(state, seat, next(c for c in state["draft"] if R.kind(c) == action["card"]))
-        elif kind == "column":
-            R.take_column(state, seat, action["column"])
-        elif kind == "hut":
-            R.place_hut(state, seat, at)
-        elif kind == "feed":
-            R.feed(state, seat, action["card"], at)
-        elif kind == "well":
-            R.build_well(state, seat, action["site"])
-        elif kind == "end_wells":
-            R.income_and_prestige(state, seat)
-        elif kind == "build":
-            R.build_ziggurat(state, seat, at)
-        elif kind == "extend":
-            R.extend_ziggurat(state, seat, at)
-        elif kind == "dignitary":
-            R.place_dignitary(state, seat, action["dignitary"])
-        elif kind == "offering":
-            R.make_offering(state, seat, action["camels"])
-        elif kind == "buy_food":
-            R.buy_food(state, seat, action["card"])
-        elif kind == "buy_plow":
-            R.buy_plow(state, seat)
-        elif kind == "end_actions":
-            R.end_actions(state, seat)
+    @staticmethod
+    def _do(state, seat, action) -> None:
+        EFFECTS[action["type"]](state, seat, action)
 
     # ------------------------------------------------------------ view, result, log
     def view(self, state, seat: int | None) -> dict:
@@ -141,7 +113,7 @@ class Assyria:
             "to_place": state["to_place"], "fed": [coords(h) for h in state["fed"]],
             "played": dict(state["played"]), "raised": [coords(h) for h in state["raised"]],
             "seats": [self._seat_view(state, s) for s in range(state["players"])],
-            "assur": copy.deepcopy(state.get("assur")),
+            "assur": copy.deepcopy(state["assur"]),
             "final": copy.deepcopy(state["final"]),
         }
         if over:
@@ -166,7 +138,7 @@ class Assyria:
         if phase == "huts":
             return f"Expansion: place a hut ({state['to_place']} left to place)"
         if phase == "feed":
-            return "Supply: feed a hut with a card"
+            return f"Supply: feed a hut ({R.feedable(state, seat)} more can be fed)"
         return {
             "start": "Choose your start hex for a ziggurat base",
             "draft": "Initial draft: keep one food card",
@@ -368,6 +340,31 @@ def _check_buy_plow(state, seat, action):
     if not R.can_buy_plow(state, seat):
         return "no plow is on the board or you lack 2 camels"
 
+
+def _at(action) -> str:
+    return key(*action["hex"])
+
+
+def _draft_card(state, seat, action):
+    R.take_draft(state, seat, next(c for c in state["draft"] if R.kind(c) == action["card"]))
+
+
+EFFECTS = {
+    "start": lambda state, seat, a: R.place_start(state, seat, _at(a)),
+    "draft": _draft_card,
+    "column": lambda state, seat, a: R.take_column(state, seat, a["column"]),
+    "hut": lambda state, seat, a: R.place_hut(state, seat, _at(a)),
+    "feed": lambda state, seat, a: R.feed(state, seat, a["card"], _at(a)),
+    "well": lambda state, seat, a: R.build_well(state, seat, a["site"]),
+    "end_wells": lambda state, seat, a: R.income_and_prestige(state, seat),
+    "build": lambda state, seat, a: R.build_ziggurat(state, seat, _at(a)),
+    "extend": lambda state, seat, a: R.extend_ziggurat(state, seat, _at(a)),
+    "dignitary": lambda state, seat, a: R.place_dignitary(state, seat, a["dignitary"]),
+    "offering": lambda state, seat, a: R.make_offering(state, seat, a["camels"]),
+    "buy_food": lambda state, seat, a: R.buy_food(state, seat, a["card"]),
+    "buy_plow": lambda state, seat, a: R.buy_plow(state, seat),
+    "end_actions": lambda state, seat, a: R.end_actions(state, seat),
+}
 
 CHECKS = {
     "start": _check_start, "draft": _check_draft, "column": _check_column, "hut": _check_hut,

@@ -242,3 +242,33 @@ def test_expansion_goes_through_every_player_in_turn_order():
         state = rules.apply(state, seat, rules.legal_actions(state, seat)[0])
     assert seen == [GREEN, BLUE, RED, YELLOW]
     assert rules.to_act(state) == [GREEN]
+
+
+def kuhn_matching(huts: list[str], units: list[str]) -> int:
+    """Maximum bipartite matching by augmenting paths: hut foods against symbol units."""
+    owner: dict = {}
+
+    def fits(unit, food):
+        return unit in ("joker", "plow") or unit == food
+
+    def augment(i, seen):
+        for j, unit in enumerate(units):
+            if j not in seen and fits(unit, huts[i]):
+                seen.add(j)
+                if j not in owner or augment(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return sum(augment(i, set()) for i in range(len(huts)))
+
+
+def test_max_fed_equals_an_augmenting_path_matching_on_random_cases():
+    import random
+    rng = random.Random(3)
+    for _ in range(400):
+        huts = [rng.choice(R.FOODS) for _ in range(rng.randrange(8))]
+        units = [rng.choice(R.FOODS + ("joker",)) for _ in range(rng.randrange(8))]
+        counts = {f: huts.count(f) for f in set(huts)}
+        symbols = {f: units.count(f) for f in set(units) if f != "joker"}
+        assert R.max_fed(counts, symbols, units.count("joker")) == kuhn_matching(huts, units)

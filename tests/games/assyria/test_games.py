@@ -101,3 +101,33 @@ def test_reshuffles_happen_in_long_games_and_stay_deterministic():
         final, _ = playout(4, seed)
         shuffles.append(final["shuffles"])
     assert any(shuffles)
+
+
+def test_junk_actions_raise_illegal_action_only():
+    rng = random.Random(4)
+    junk = [None, 3, "x", [], {}, {"type": None}, {"type": "feed", "card": ["a"], "hex": [1, 1]},
+            {"type": "hut", "hex": [True, 1]}, {"type": "column", "column": "1"},
+            {"type": "well", "site": 1.5}, {"type": "offering", "camels": True},
+            {"type": "dignitary", "dignitary": {}}, {"type": "buy_food", "card": None},
+            {"type": "extend"}, {"type": "build", "hex": [0, 0, 0]}, {"type": "draft"},
+            {"type": "start", "hex": None}, {"type": "nope"}]
+    state = rules.setup(4, 4)
+    while rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        for action in junk:
+            with pytest.raises(base.IllegalAction):
+                rules.apply(state, seat, action)
+        with pytest.raises(base.IllegalAction):
+            rules.apply(state, (seat + 1) % 4, rules.legal_actions(state, seat)[0])
+        state = rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+    with pytest.raises(base.IllegalAction, match="over"):
+        rules.apply(state, 0, {"type": "end_actions"})
+
+
+def test_describe_lines():
+    state = rules.setup(4, 2)
+    seat = state["active"]
+    assert rules.describe(state, seat, {"type": "start", "hex": [1, 0]}) == \
+        f"{{p{seat}}} put a ziggurat base on the start hex 1,0 (barley, outside)."
+    assert rules.describe(state, 1, {"type": "offering", "camels": 2}) == \
+        "{p1} offered 2 camels to the gods."
