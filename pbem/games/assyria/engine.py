@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import random
 
-
-
 from .board import Board, board, coords
 
 # ---------------------------------------------------------------- pieces and cards

@@ -194,8 +194,19 @@ class Assyria:
         if kind == "buy_plow":
             return f"{p} bought a plow for 2 camels."
         if kind == "end_actions":
-            return f"{p} ended their actions."
+            return f"{p} ended their actions" + self._after_turn(state) + "."
         return f"{p} acted."
+
+    @staticmethod
+    def _after_turn(state) -> str:
+        """What the last player's end of actions sets off: a new turn, a flood or the end."""
+        if state["queue"]:
+            return ""
+        if state["turn"] < R.TURNS_PER_REIGN[state["reign"]]:
+            return "; the turn is over and a new expansion card is drawn"
+        if state["reign"] < R.REIGNS:
+            return f"; the flood ends reign {'I' * state['reign']}"
+        return "; the third flood ends the game"
 
     # ------------------------------------------------------------ storage
     def dump(self, state) -> dict:

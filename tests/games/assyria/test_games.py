@@ -131,3 +131,24 @@ def test_describe_lines():
         f"{{p{seat}}} put a ziggurat base on the start hex 1,0 (barley, outside)."
     assert rules.describe(state, 1, {"type": "offering", "camels": 2}) == \
         "{p1} offered 2 camels to the gods."
+
+
+def test_the_last_end_of_actions_announces_the_flood():
+    from .helpers import position
+    state = position(4, "", phase="actions", active=3, reign=1, turn=2)
+    assert rules.describe(state, 3, {"type": "end_actions"}) == \
+        "{p3} ended their actions; the flood ends reign I."
+    state = position(4, "", phase="actions", active=2, reign=3, turn=3)
+    assert rules.describe(state, 2, {"type": "end_actions"}) == "{p2} ended their actions."
+
+
+@pytest.mark.parametrize("name", ["game-2p.json", "game-4p.json"])
+def test_archived_games_still_replay_to_the_same_result(name):
+    """Recorded with version 1; a rules change that breaks this must bump `rules.version`."""
+    from pathlib import Path
+    record = json.loads((Path(__file__).with_name("fixtures") / name).read_text())
+    assert record["version"] == rules.version
+    state = rules.setup(record["players"], record["seed"])
+    for seat, action in record["log"]:
+        state = rules.apply(state, seat, action)
+    assert rules.result(state) == record["result"]
