@@ -9,7 +9,7 @@ from flask import Blueprint, jsonify, request
 
 from .. import links, store
 from ..games import IllegalAction
-from .common import check_link, parse_seq, turn_payload
+from .common import check_link, check_link_to_act, parse_seq, turn_payload
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -32,7 +32,6 @@ def turn(token):
 
 @bp.post("/turn/<token>")
 def act(token):
-    access = check_link(token)
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return error(400, "the body must be a JSON object {\"seq\": n, \"action\": {...}}")
@@ -44,6 +43,7 @@ def act(token):
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return error(400, "\"action\" must be a JSON object with a \"type\"")
     try:
+        access = check_link_to_act(token, seq)
         applied = store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq as exc:
         return error(409, str(exc))

@@ -14,6 +14,20 @@ def check_link(token: str) -> links.Access:
     return links.check(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
 
 
+def check_link_to_act(token: str, seq: int) -> links.Access:
+    """The live link for a submission; a link spent by the very move this submission repeats
+    answers "already played" (409) rather than "spent" (410)."""
+    try:
+        return check_link(token)
+    except links.LinkError as exc:
+        if exc.status == 410 and exc.reason in ("played", "turn_over"):
+            game = store.Game.get_or_none(store.Game.id == exc.game_id)
+            if game is not None and seq < game.seq:
+                raise store.StaleSeq(f"already played: the game is at move {game.seq}, "
+                                     f"this action was made at move {seq}") from None
+        raise
+
+
 def turn_payload(game: Game, seat: int, state=None) -> dict:
     """What one seat may know now: the API's answer and the turn page's content."""
     rules = store.rules_of(game)

@@ -10,7 +10,7 @@ from .. import links, notify, store
 from ..database import write_transaction
 from ..games import IllegalAction
 from ..models import Link, Seat, utcnow
-from .common import action_key, check_link, parse_seq, turn_payload
+from .common import action_key, check_link, check_link_to_act, parse_seq, turn_payload
 
 bp = Blueprint("turn", __name__)
 
@@ -52,14 +52,19 @@ def show(token):
 
 @bp.post("/turn/<token>")
 def act(token):
-    access = check_link(token)
-    game = store.get_game(access.game_id)
+    access = check_link(token) if "seq" not in request.form else None
     try:
         seq = parse_seq(request.form.get("seq"))
         action = json.loads(request.form.get("action", ""))
     except (ValueError, json.JSONDecodeError):
-        return page(game, access.seat, error="The form was incomplete: choose an action.",
-                    status=400)
+        access = access or check_link(token)
+        return page(store.get_game(access.game_id), access.seat, status=400,
+                    error="The form was incomplete: choose an action.")
+    try:
+        access = check_link_to_act(token, seq)
+    except store.StaleSeq:
+        return render_template("played.html"), 409
+    game = store.get_game(access.game_id)
     try:
         applied = store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq:

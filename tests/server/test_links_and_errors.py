@@ -78,8 +78,11 @@ def test_spent_link_is_410_and_wrong_seat_cannot_act(started, client, smtp):
     attack = next(a for a in page["actions"] if a["type"] == "attack")
     assert post(client, token, {"seq": page["seq"], "action": attack}).status_code == 200
     before = events(game)
-    again = post(client, token, {"seq": page["seq"] + 1, "action": {"type": "yield"}})
+    now = store.get_game(game.id).seq
+    again = post(client, token, {"seq": now, "action": {"type": "yield"}})
     assert again.status_code == 410 and "used" in again.get_json()["error"]
+    repeat = post(client, token, {"seq": page["seq"], "action": attack})
+    assert repeat.status_code == 409 and "already played" in repeat.get_json()["error"]
     html = client.get(f"/turn/{token}")
     assert html.status_code == 410 and "fresh link" not in html.get_data(as_text=True)
     with pytest.raises(store.IllegalAction, match="not your turn"):
