@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from .cards import COLOURS, COLUMNS, GAPS, LEADERS, SHIPS
-from .engine import (STANDING, catastrophe_targets, column_open, gap_open, has_colour,
-                     leader_targets)
+from .engine import (STANDING, catastrophe_targets, column_open, count_in_hand, gap_open,
+                     has_colour, leader_targets)
 from .table import slot_at
 
 
@@ -31,16 +31,19 @@ def decision_actions(st: dict, pending: dict) -> list[dict]:
     kind = pending["kind"]
     if kind == "action":
         return turn_actions(st, pending["seat"])
+    seat = pending["seat"]
     if kind in ("score", "reward"):
-        return [{"type": "score", "colour": pending["colour"]}, {"type": "no_score"}]
+        scores = [{"type": "score", "colour": pending["colour"]}]
+        return (scores if has_colour(st, seat, pending["colour"]) else []) + [{"type": "no_score"}]
     if kind == "ship":
         return [{"type": "ship", "ship": ship} for ship in pending["ships"]] + [{"type": "no_ship"}]
     if kind == "commit":
-        return [{"type": "commit", "count": n} for n in range(pending["most"] + 1)]
+        most = count_in_hand(st, seat, pending["colour"])
+        return [{"type": "commit", "count": n} for n in range(most + 1)]
     if kind == "order":
         return [{"type": "conflict", "colour": colour} for colour in pending["colours"]]
-    return ([{"type": "exchange", "column": c} for c in pending["columns"]]
-            + [{"type": "no_exchange"}])
+    exchanges = [{"type": "exchange", "column": c} for c in pending["columns"]]
+    return (exchanges if has_colour(st, seat, "red") else []) + [{"type": "no_exchange"}]
 
 
 def standing_actions(st: dict, seat: int) -> list[dict]:
@@ -82,8 +85,13 @@ def why_illegal(st: dict, seat: int, action: dict) -> str:
     if pending["kind"] == "action":
         return why_turn_action(st, seat, action)
     if kind == "commit":
+        most = count_in_hand(st, seat, pending["colour"])
         return (f"commit takes a whole number of {pending['colour']} cards from 0 to "
-                f"{pending['most']} (the {pending['colour']} cards in your hand)")
+                f"{most} (the {pending['colour']} cards in your hand)")
+    if kind == "score":
+        return f"you may only score a {pending['colour']} card, and only if you hold one"
+    if kind == "exchange" and not has_colour(st, seat, "red"):
+        return "the exchange needs a red card from your hand"
     if kind == "ship":
         return f"the ships you may buy now are {', '.join(pending['ships'])}"
     if kind == "conflict":

@@ -43,7 +43,7 @@ def new_state(players: int, seed: int, options: dict) -> dict:
         "catastrophes": [True] * players, "ships": list(SHIPS),
         "prefs": [{kind: "ask" for kind in STANDING} for _ in range(players)],
         "pending": {"kind": "action", "seat": 0}, "queue": [], "conflict": None,
-        "over": False, "end": None,
+        "passes": 0, "passing_turns": 0, "over": False, "end": None,
     }
 
 
@@ -110,12 +110,15 @@ def standing_answer(st: dict, pending: dict) -> dict | None:
     if choice == "ask":
         return None
     if kind in ("score", "reward"):
-        return {"type": "score", "colour": pending["colour"]} if choice == "always" \
-            else {"type": "no_score"}
+        if choice == "always" and has_colour(st, seat, pending["colour"]):
+            return {"type": "score", "colour": pending["colour"]}
+        return {"type": "no_score"}
     if kind == "commit":
-        return {"type": "commit", "count": pending["most"] if choice == "all" else 0}
-    return {"type": "exchange", "column": pending["columns"][0]} if choice == "always" \
-        else {"type": "no_exchange"}
+        most = count_in_hand(st, seat, pending["colour"])
+        return {"type": "commit", "count": most if choice == "all" else 0}
+    if choice == "always" and has_colour(st, seat, "red"):
+        return {"type": "exchange", "column": pending["columns"][0]}
+    return {"type": "no_exchange"}
 
 
 def answer_decision(st: dict, pending: dict, action: dict) -> None:
@@ -134,9 +137,18 @@ def place_leader(st: dict, seat: int, colour: str, pos: dict) -> None:
     if old is not None:
         send_home(st, old)
     slot_at(st, pos)["leader"] = [seat, colour]
-    rival = leaders_in(st, span_of(st, pos)).get(colour)
-    if rival is not None and rival[0] != seat:
+    rival = rival_leader(st, seat, colour, span_of(st, pos))
+    if rival is not None:
         start_internal_conflict(st, seat, colour, pos, rival)
+
+
+def rival_leader(st: dict, seat: int, colour: str, span: tuple[int, int]) -> tuple | None:
+    """Another seat's leader of this colour in the kingdom: (seat, position)."""
+    for pos in positions(st, span[0], span[1]):
+        leader = slot_at(st, pos).get("leader")
+        if leader and leader[1] == colour and leader[0] != seat:
+            return leader[0], pos
+    return None
 
 
 # ---- 2) Placing a civilization card ("Civilizációkártya lerakása") ----------------------------
@@ -178,9 +190,9 @@ def point_owner(st: dict, span: tuple[int, int], colour: str) -> int | None:
 
 
 def step_offer(st: dict, step: dict) -> None:
-    """Offer a point from hand; with no card of that colour there is nothing to decide."""
-    if has_colour(st, step["seat"], step["colour"]):
-        ask(st, step["kind"], step["seat"], colour=step["colour"])
+    """Offer a point from hand. The seat is asked even without a card of that colour (its one
+    answer is then "no"), so whether it holds one stays hidden."""
+    ask(st, step["kind"], step["seat"], colour=step["colour"])
 
 
 def answer_score(st: dict, pending: dict, action: dict) -> None:
@@ -275,12 +287,7 @@ def step_conflict(st: dict, step: dict) -> None:
     stage = conflict["stage"]
     if stage in ("attack", "defend"):
         seat = conflict["attacker" if stage == "attack" else "defender"]
-        most = count_in_hand(st, seat, conflict["colour"])
-        if most:
-            ask(st, "commit", seat, colour=conflict["colour"], most=most)
-        else:
-            conflict["stage"] = "defend" if stage == "attack" else "resolve"
-            push_front(st, {"step": "conflict"})
+        ask(st, "commit", seat, colour=conflict["colour"])
     elif stage == "resolve":
         resolve_conflict(st, conflict)
     else:
@@ -316,7 +323,7 @@ def resolve_conflict(st: dict, conflict: dict) -> None:
     else:
         st["discard"].extend(theirs)
     conflict["played"] = [[], []]
-    if not mine and has_colour(st, winner, conflict["colour"]):
+    if not mine:
         ask(st, "reward", winner, colour=conflict["colour"])
     else:
         push_front(st, {"step": "conflict"})
@@ -346,7 +353,7 @@ def step_exchange(st: dict, step: dict) -> None:
     span = span_of(st, {"gap": step["gap"]})
     trader = leaders_in(st, span).get("green")
     columns = real_treasure_columns(st, span)
-    if trader and len(columns) >= 2 and has_colour(st, trader[0], "red"):
+    if trader and len(columns) >= 2:
         ask(st, "exchange", trader[0], columns=columns)
 
 
@@ -422,6 +429,8 @@ def take_action(st: dict, seat: int, action: dict) -> None:
         place_in_column(st, seat, action["colour"], action["column"])
     elif kind == "catastrophe":
         play_catastrophe(st, seat, position(action))
+    else:
+        st["passes"] += 1
     st["actions_left"] -= 1
     if st["actions_left"] == 0:
         st["queue"].append({"step": "end_turn"})
@@ -443,6 +452,8 @@ def step_end_turn(st: dict, step: dict) -> None:
 
 def step_refill(st: dict, step: dict) -> None:
     players, active = st["players"], st["active"]
+    st["passing_turns"] = st["passing_turns"] + 1 if st["passes"] == ACTIONS_PER_TURN else 0
+    st["passes"] = 0
     need = sum(HAND_SIZE - len(hand) for hand in st["hands"])
     if need > len(st["deck"]):
         return end_game(st, "deck")
@@ -452,6 +463,8 @@ def step_refill(st: dict, step: dict) -> None:
             hand.append(draw(st["deck"]))
     if len(real_treasure_columns(st)) <= 1:
         return end_game(st, "treasures")
+    if st["passing_turns"] >= players:  # [ruling] a whole round of passing ends a frozen game
+        return end_game(st, "passing")
     st["active"] = (active + 1) % players
     st["actions_left"] = ACTIONS_PER_TURN
     st["turn"] += 1

@@ -65,7 +65,7 @@ def public_decision(st: dict) -> dict | None:
     pending = st["pending"]
     if pending is None:
         return None
-    return {key: value for key, value in pending.items() if key != "most"}
+    return dict(pending)  # a pending decision holds only public facts
 
 
 def public_conflict(st: dict) -> dict | None:

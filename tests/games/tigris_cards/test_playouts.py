@@ -1,0 +1,101 @@
+"""Seeded random games to the end with invariant checks after every action."""
+import json
+import random
+
+import pytest
+
+from pbem.games.tigris_cards import rules
+from pbem.games.tigris_cards.cards import COLOURS, TOTAL_CARDS
+from pbem.games.tigris_cards.table import kingdoms, leaders_in, positions, slot_at
+
+from .helpers import all_cards
+
+SEEDS = {2: (1, 2), 3: (3, 4), 4: (5, 6)}
+
+
+def choose(rng: random.Random, actions: list[dict]) -> dict:
+    """A random player who likes placing cards: first a kind of action, then one of that kind
+    (standing answers rarely)."""
+    kinds = sorted({a["type"] for a in actions if a["type"] != "standing"})
+    if len(actions) > len(kinds) and rng.random() < 0.03 and any(
+            a["type"] == "standing" for a in actions):
+        kind = "standing"
+    elif "card" in kinds and rng.random() < 0.5:
+        kind = "card"
+    else:
+        kind = rng.choice(kinds)
+    return rng.choice([a for a in actions if a["type"] == kind])
+
+
+def check_invariants(st: dict) -> None:
+    assert sorted(all_cards(st)) == list(range(TOTAL_CARDS)), "every card exactly once"
+    on_table = [tuple(slot_at(st, pos)["leader"]) for pos in positions(st)
+                if "leader" in slot_at(st, pos)]
+    assert len(on_table) == len(set(on_table)), "each leader in one place"
+    for column in st["columns"]:
+        assert "card" in column[0] and len(column) <= 9
+    waiting = rules.to_act(st)
+    for seat in range(st["players"]):
+        actions = rules.legal_actions(st, seat)
+        assert bool(actions) == (seat in waiting), "only seats in to_act have legal actions"
+    if st["pending"] and st["pending"]["kind"] == "action" and st["conflict"] is None:
+        for span in kingdoms(st):  # at rest no kingdom holds two leaders of one colour
+            colours = [slot_at(st, p)["leader"][1] for p in positions(st, *span)
+                       if "leader" in slot_at(st, p)]
+            assert len(colours) == len(set(colours))
+            assert set(leaders_in(st, span)) <= set(COLOURS)
+    assert rules.load(rules.dump(st)) == st
+    assert rules.dump(rules.load(json.loads(json.dumps(rules.dump(st))))) == rules.dump(st)
+
+
+def reshuffle_others(st: dict, seat: int, rng: random.Random) -> dict:
+    """Other seats' hands, the deck and the removed cards dealt anew (same sizes)."""
+    st = rules.load(rules.dump(st))
+    others = [s for s in range(st["players"]) if s != seat]
+    pool = st["deck"] + st["removed"] + [c for s in others for c in st["hands"][s]]
+    rng.shuffle(pool)
+    for s in others:
+        n = len(st["hands"][s])
+        st["hands"][s], pool = pool[:n], pool[n:]
+    n = len(st["deck"])
+    st["deck"], st["removed"] = pool[:n], pool[n:]
+    return st
+
+
+def play(players: int, seed: int):
+    rng = random.Random(seed * 7919)
+    st = rules.setup(players, seed)
+    log = []
+    while rules.to_act(st):
+        seat = rules.to_act(st)[0]
+        action = choose(rng, rules.legal_actions(st, seat))
+        before = rules.dump(st)
+        assert isinstance(rules.describe(st, seat, action), str)
+        new = rules.apply(st, seat, action)
+        assert rules.dump(st) == before, "apply must not change the state it is given"
+        log.append((seat, action))
+        st = new
+        check_invariants(st)
+        if len(log) % 25 == 0:
+            for viewer in list(range(players)) + [None]:
+                json.dumps(rules.view(st, viewer))
+            viewer = rng.randrange(players)
+            shuffled = reshuffle_others(st, viewer, rng)
+            assert rules.view(shuffled, viewer) == rules.view(st, viewer)
+        assert len(log) < 20000, "runaway game"
+    return st, log
+
+
+@pytest.mark.parametrize("players,seed", [(p, s) for p, seeds in SEEDS.items() for s in seeds])
+def test_random_game_to_the_end(players, seed):
+    st, log = play(players, seed)
+    assert st["over"] and rules.result(st) is not None
+    ranking = rules.result(st)["ranking"]
+    assert sorted(s for group in ranking for s in group) == list(range(players))
+    # replay from the seed equals the live game
+    replay = rules.setup(players, seed)
+    for seat, action in log:
+        replay = rules.apply(replay, seat, action)
+    assert replay == st
+    # after the end everything may be shown
+    assert "hands" in rules.view(st, 0) and rules.legal_actions(st, 0) == []
