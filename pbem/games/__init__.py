@@ -12,4 +12,14 @@ def register(rules: Rules) -> Rules:
     return rules
 
 
+def _register_the_games() -> None:
+    from . import assyria, tigris, tigris_cards
+
+    for game in (tigris, tigris_cards, assyria):
+        register(game.rules)
+
+
+_register_the_games()
+
+
 __all__ = ["RULES", "IllegalAction", "Rules", "check_options", "register"]
