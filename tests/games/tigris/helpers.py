@@ -54,10 +54,13 @@ def position(drawing: str, players: int = 2, hands: dict | None = None, active: 
     state["treasures_taken"] = list(treasures_taken or [0] * players)
     state["treasures_taken"][0] += TREASURES_TOTAL - len(state["treasures"]) - sum(
         state["treasures_taken"])
-    state["bag"] = fill_bag(state, bag)
+    state["bag"] = fill_bag(state)
     for s in range(players):
         if s not in hands:
             draw(state, s, HAND_SIZE)
+    for ch in bag:                            # the given tiles go on top of the bag
+        state["bag"].remove(LETTER[ch])
+    state["bag"] = [LETTER[ch] for ch in bag] + state["bag"]
     state["turn"] = new_turn(active)
     return state
 
@@ -77,8 +80,8 @@ def place_token(state: dict, i: int, token: str) -> None:
         raise ValueError(f"unknown token {token!r}")
 
 
-def fill_bag(state: dict, top: str) -> list[str]:
-    """The tiles not on the board or in a hand, the given ones on top."""
+def fill_bag(state: dict) -> list[str]:
+    """The tiles not on the board or in a hand, shuffled."""
     left = dict(TILE_COUNTS)
     for cell in state["board"]:
         if cell in COLORS:
@@ -88,10 +91,8 @@ def fill_bag(state: dict, top: str) -> list[str]:
             left[c] -= hand[c]
     rest = [c for c in COLORS for _ in range(left[c])]
     random.Random(1).shuffle(rest)
-    for ch in top:
-        rest.remove(LETTER[ch])
     assert all(n >= 0 for n in left.values())
-    return [LETTER[ch] for ch in top] + rest
+    return rest
 
 
 def play(state: dict, *steps) -> dict:
