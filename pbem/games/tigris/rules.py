@@ -633,14 +633,14 @@ def square_of(action: dict, key: str = "at") -> int:
 
 def leader_color_of(action: dict) -> str:
     name = action.get("leader")
-    if name not in LEADER_COLORS:
+    if not isinstance(name, str) or name not in LEADER_COLORS:
         raise IllegalAction("'leader' must be one of king, priest, farmer, trader")
     return LEADER_COLORS[name]
 
 
 def tile_color_of(action: dict) -> str:
     color = action.get("color")
-    if color not in COLORS:
+    if not isinstance(color, str) or color not in COLORS:
         raise IllegalAction("'color' must be one of red, blue, green, black")
     return color
 
@@ -699,7 +699,8 @@ def do_leader(state: dict, seat: int, kind: str, action: dict) -> None:
 
 def do_swap(state: dict, seat: int, action: dict) -> None:
     tiles = action.get("tiles")
-    if not isinstance(tiles, list) or not tiles or any(t not in COLORS for t in tiles):
+    if (not isinstance(tiles, list) or not tiles
+            or any(not isinstance(t, str) or t not in COLORS for t in tiles)):
         raise IllegalAction("'tiles' must be a non-empty list of tile colours")
     for color in COLORS:
         if tiles.count(color) > state["hands"][seat][color]:
@@ -719,7 +720,8 @@ def do_pending_action(state: dict, seat: int, action: dict) -> None:
                                 f"(allowed: {commit_choices(state)})")
         commit(state, seat, count)
     elif kind == "war_order":
-        color = LEADER_COLORS.get(action.get("leader")) if action["type"] == "choose_war" else None
+        name = action.get("leader") if action["type"] == "choose_war" else None
+        color = LEADER_COLORS.get(name) if isinstance(name, str) else None
         if color not in pending["colors"]:
             raise IllegalAction("choose one of the wars: "
                                 + ", ".join(LEADERS[c] for c in pending["colors"]))
@@ -735,7 +737,8 @@ def do_monument(state: dict, action: dict) -> None:
     if action["type"] == "decline_monument":
         decline_monument(state)
     elif action["type"] == "build_monument":
-        choice = (action.get("monument"), from_rc(action.get("at")))
+        name = action.get("monument")
+        choice = (name if isinstance(name, str) else None, from_rc(action.get("at")))
         if choice not in monument_choices(state):
             raise IllegalAction("that monument cannot be built there")
         build_monument(state, *choice)

@@ -102,3 +102,27 @@ def test_only_seats_to_act_may_act():
         with pytest.raises(IllegalAction):
             rules.apply(state, seat, {"type": "pass"})
         assert rules.legal_actions(state, seat) == []
+
+
+JUNK = [None, -1, 0, 99, True, "x", "red", [], {}, [0], [3, 99], [[0, 0]], ["red", 7]]
+
+
+def test_mutated_actions_raise_illegal_action_or_apply_cleanly():
+    """A fuzzer: legal actions with one field replaced by junk never crash apply."""
+    rng = random.Random(5)
+    state = rules.setup(3, 5)
+    for _ in range(120):
+        if state["over"]:
+            break
+        seat = rules.to_act(state)[0]
+        actions = rules.legal_actions(state, seat)
+        for action in rng.sample(actions, min(4, len(actions))):
+            for key in list(action) + ["type"]:
+                bad = dict(action, **{key: rng.choice(JUNK)})
+                try:
+                    after = rules.apply(state, seat, bad)
+                except IllegalAction:
+                    continue
+                assert bad in actions or bad["type"] == "swap", bad
+                check_invariants(after)
+        state = rules.apply(state, seat, pick(rng, actions))
