@@ -2,7 +2,8 @@
 
 Each player holds 3 hidden cards. On your turn you attack the next player with a card; they
 block with a higher card (1 point to them) or yield (the card's value to you). A defender with
-no higher card can only yield: a forced move. After `rounds` rounds the most points win.
+no higher card can only yield: a forced move. Played cards go under the deck. After `rounds`
+rounds the most points win.
 """
 from __future__ import annotations
 
@@ -58,8 +59,10 @@ class Duel:
             s["attack"] = action["card"]
             return s
         attacker = s["active"]
+        s["deck"].append(s["attack"])
         if action["type"] == "block":
             s["hands"][seat].remove(action["card"])
+            s["deck"].append(action["card"])
             s["scores"][seat] += 1
         else:
             s["scores"][attacker] += s["attack"]

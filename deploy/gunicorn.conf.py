@@ -1,0 +1,16 @@
+"""gunicorn settings for pbem: `gunicorn -c deploy/gunicorn.conf.py wsgi:app`."""
+import multiprocessing
+import os
+
+bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")   # nginx proxies to this
+workers = int(os.environ.get("PBEM_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+worker_class = "sync"
+timeout = 30
+graceful_timeout = 20
+max_requests = 2000            # recycle workers now and then
+max_requests_jitter = 200
+preload_app = False            # each worker opens its own database connection after the fork
+forwarded_allow_ips = "127.0.0.1"
+accesslog = "-"
+errorlog = "-"
+loglevel = "info"

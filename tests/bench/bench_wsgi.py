@@ -1,0 +1,12 @@
+"""The app under gunicorn for benchmarks: the Duel test game and a bare "hello" route."""
+from pbem.app import create_app
+from pbem.games import register
+from tests import toygame
+
+register(toygame.rules)
+app = create_app()
+
+
+@app.get("/hello")
+def hello():
+    return "hello"
