@@ -1,0 +1,187 @@
+"""Ships, the trader's exchange, the end of the turn, the end of the game and the final score."""
+import pytest
+
+from pbem.games.tigris_cards import rules
+from pbem.games.tigris_cards.scoring import final_ranking, with_treasures
+
+from .helpers import Pool, act, column, hand, pile, position
+
+
+# ---- Ships ------------------------------------------------------------------------------------
+def test_a_green_run_buys_only_the_blue_green_ship():
+    st = position("""
+        T - T - T - T - T - T - T - T
+        k . . . . . . .
+        g . . . . . . .
+        g . . . . . . .
+        g . . . . . . .
+    """, hands={0: "g"})
+    st = act(st, 0, type="card", colour="green", column=0)
+    assert st["pending"] == {"kind": "ship", "seat": 0, "column": 0, "ships": ["blue-green"]}
+    st = act(st, 0, type="no_ship")
+    assert column(st, 0) == ["T", "k", "g", "g", "g", "g"] and len(st["ships"]) == 3
+
+
+def test_no_offer_when_that_ship_is_gone_and_a_treasure_is_never_part_of_a_run():
+    st = position("""
+        R - T - T - T - T - T - T - T
+        r r Sr . . . . .
+        r r .  . . . . .
+        . r .  . . . . .
+    """, hands={0: "rr"})
+    st = act(st, 0, type="card", colour="red", column=0)  # treasure* + 3 temples: no run of 4
+    assert st["pending"] == {"kind": "action", "seat": 0}
+    st = act(st, 0, type="card", colour="red", column=1)  # 4 temples, but blue-red is taken
+    assert st["pending"]["kind"] == "action"
+
+
+def test_point_first_then_ship_leaders_on_the_four_cards_go_home_cards_go_below_a_ship():
+    st = position("""
+        T - T - T - T - T - T - T - T
+        k    . . . . . . .
+        b@1b . . . . . . .
+        b    . . . . . . .
+        b@1k . . . . . . .
+    """, hands={0: "bbb", 1: "bb"})
+    st = act(st, 0, type="card", colour="blue", column=0)
+    assert st["pending"] == {"kind": "score", "seat": 1, "colour": "blue"}
+    st = act(st, 1, type="score", colour="blue")
+    st = act(st, 0, type="ship", ship="blue-red")
+    assert column(st, 0) == ["T", "k", "Sr"]
+    assert rules.view(st, 1)["supply"][1] == ["black", "green", "red", "blue"]
+    assert sorted(st["ships"]) == ["blue-black", "blue-green"]
+    st = act(st, 0, type="card", colour="blue", column=0)  # cards may go below a ship
+    assert column(st, 0) == ["T", "k", "Sr", "b"]
+
+
+def test_ship_points_at_the_end_of_the_owners_turn_without_the_king():
+    # column 1: my trader beside the blue-green ship; column 2: my king beside the blue-black
+    # ship (black is one of its colours); column 3: the lion's farmer, not my leader
+    st = position("""
+        T@0g - T@0k - T@1b - T - T - T - T - T
+        Sg     Sk     k      . . . . .
+    """, hands={0: "kkgg", 1: "bb"}, actions_left=1)
+    st = act(st, 0, type="pass")
+    assert st["pending"] == {"kind": "score", "seat": 0, "colour": "green"}
+    st = act(st, 0, type="score", colour="green")
+    assert st["pending"] == {"kind": "score", "seat": 0, "colour": "black"}
+    st = act(st, 0, type="no_score")
+    assert st["active"] == 1 and pile(st, 0) == ["green"]
+    assert len(st["hands"][0]) == 8  # ship points come before drawing back to eight
+
+
+def test_the_king_does_not_stand_in_for_ships():
+    st = position("""
+        T@0k - T - T - T - T - T - T - T
+        Sg   . . . . . . .
+    """, hands={0: "gg"}, actions_left=1)
+    st = act(st, 0, type="pass")
+    assert st["active"] == 1
+
+
+# ---- The trader's exchange ------------------------------------------------------------------------
+JOINABLE = """
+    {a} - {b} - T - T - T - T - T - T
+    r       r       . . . . . .
+    b       b       . . . . . .
+    k       k       . . . . . .
+"""
+
+
+def test_exchange_needs_two_real_treasures_in_the_joined_kingdom():
+    st = position(JOINABLE.format(a="T@1g", b="R"), hands={0: "k", 1: "rr"})
+    st = act(st, 0, type="card", colour="black", gap=0)
+    assert st["pending"] == {"kind": "action", "seat": 0}
+
+
+def test_the_king_does_not_stand_in_for_the_trader():
+    st = position(JOINABLE.format(a="T@1k", b="T"), hands={0: "k", 1: "rr"})
+    st = act(st, 0, type="card", colour="black", gap=0)
+    assert st["pending"] == {"kind": "action", "seat": 0}
+
+
+def test_exchange_without_a_red_card_is_a_forced_no_and_only_one_per_connection():
+    st = position(JOINABLE.format(a="T@1g", b="T"), hands={0: "k", 1: "bb"})
+    st = act(st, 0, type="card", colour="black", gap=0)
+    assert rules.legal_actions(st, 1) == [{"type": "no_exchange"}]
+    st = position(JOINABLE.format(a="T@1g", b="T"), hands={0: "k", 1: "rr"})
+    st = act(st, 0, type="card", colour="black", gap=0)
+    st = act(st, 1, type="exchange", column=0)
+    assert pile(st, 1) == ["treasure"] and column(st, 0)[0] == "R@1g"
+    assert st["pending"] == {"kind": "action", "seat": 0} and hand(st, 1) == ["red"]
+
+
+# ---- End of the game ---------------------------------------------------------------------------
+def test_the_game_ends_when_the_deck_cannot_refill_every_hand():
+    st = position("""
+        T - T - T - T - T - T - T - T
+    """, players=2, hands={0: "bbbbbbbb", 1: "k" * 8}, deck=1)
+    st = act(st, 0, type="card", colour="blue", column=0)
+    st = act(st, 0, type="card", colour="blue", column=1)
+    assert st["over"] and st["end"] == "deck" and rules.to_act(st) == []
+    assert rules.result(st)["ranking"] and rules.legal_actions(st, 1) == []
+
+
+def test_the_deck_exactly_enough_keeps_the_game_going():
+    st = position("""
+        T - T - T - T - T - T - T - T
+    """, players=2, hands={0: "bbbbbbbb", 1: "k" * 8}, deck=2)
+    st = act(st, 0, type="card", colour="blue", column=0)
+    st = act(st, 0, type="card", colour="blue", column=1)
+    assert not st["over"] and st["deck"] == [] and st["active"] == 1
+
+
+def test_the_game_ends_when_one_real_treasure_is_left_on_the_table():
+    st = position("""
+        T@1g - T - R - R - R - R - R - R
+        r      r  . . . . . .
+        b      b  . . . . . .
+        k      k  . . . . . .
+    """, hands={0: "kk", 1: "rr"}, actions_left=1)
+    st = act(st, 0, type="card", colour="black", gap=0)
+    st = act(st, 1, type="exchange", column=1)
+    assert st["over"] and st["end"] == "treasures"
+    assert rules.result(st)["treasures"]["1"] == 1
+
+
+def test_a_whole_round_of_passing_ends_a_frozen_game():
+    st = position("""
+        T - T - T - T - T - T - T - T
+    """, players=2, hands={0: "k", 1: "k"})
+    for seat in (0, 0, 1, 1):
+        assert not st["over"]
+        st = act(st, seat, type="pass")
+    assert st["over"] and st["end"] == "passing"
+
+
+# ---- Final score -------------------------------------------------------------------------------
+def test_treasures_are_wild_and_go_to_the_weakest_colours():
+    assert with_treasures({"black": 2, "green": 5, "red": 3, "blue": 4, "treasure": 3}) == \
+        {"black": 4, "green": 5, "red": 4, "blue": 4}
+
+
+def test_ties_go_down_the_colours_and_still_tied_players_share():
+    pool = Pool()
+
+    def pile_of(black, green, red, blue, treasures=0):
+        cards = [pool.take("black") for _ in range(black)] + [pool.take("green") for _ in range(green)]
+        cards += [pool.take("red") for _ in range(red)] + [pool.take("blue") for _ in range(blue)]
+        return cards + [pool.treasures.pop() for _ in range(treasures)]
+
+    piles = [pile_of(3, 3, 4, 9), pile_of(3, 3, 5, 5), pile_of(2, 3, 5, 5, treasures=1)]
+    result = final_ranking(piles)
+    assert result["ranking"] == [[1, 2], [0]]
+    assert result["scores"] == {"0": 3, "1": 3, "2": 3}
+
+
+@pytest.mark.parametrize("open_piles", [False, True])
+def test_open_piles_option(open_piles):
+    st = position("""
+        T@0g - T - T - T - T - T - T - T
+    """, hands={0: "gggg"}, options={"open_piles": open_piles})
+    st = act(st, 0, type="card", colour="green", column=0)
+    st = act(st, 0, type="score", colour="green")
+    shown = rules.view(st, 1)["piles"][0]
+    assert shown["size"] == 1 and shown["top"] == "green"
+    assert ("counts" in shown) == open_piles
+    assert ("counts" in rules.view(st, 0)["piles"][0]) == open_piles  # own pile too
