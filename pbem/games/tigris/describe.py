@@ -53,8 +53,8 @@ def what(state: dict, seat: int, action: dict) -> str:
     if kind == "choose_war":
         return f"{who} chose the war of the {action['leader']}s to be fought next"
     if kind == "build_monument":
-        squares = block_squares(at)
-        return f"{who} built the {action['monument']} monument on {label(squares[0])}-{label(squares[3])}"
+        first, *_, last = block_squares(at)
+        return f"{who} built the {action['monument']} monument on {label(first)}-{label(last)}"
     if kind == "decline_monument":
         return f"{who} declined to build a monument"
     if kind == "take_treasures":
@@ -69,7 +69,8 @@ def committed(state: dict, who: str, count: int) -> str:
     color = "red" if pending["kind"] == "revolt" else pending["color"]
     conflict = ("the revolt" if pending["kind"] == "revolt"
                 else f"the war of the {LEADERS[pending['color']]}s")
-    return f"{who} committed {count} {color} tile{'s' if count != 1 else ''} as the {role} in {conflict}"
+    tiles = f"{count} {color} tile{'s' if count != 1 else ''}"
+    return f"{who} committed {tiles} as the {role} in {conflict}"
 
 
 def outcome(state: dict, after: dict, action: dict) -> list[str]:

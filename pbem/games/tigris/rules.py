@@ -11,8 +11,8 @@ import random
 
 from pbem.games.base import IllegalAction, check_options
 
-from .board import (BLOCKS_OF, BOARD_ROWS, CATASTROPHE, CATASTROPHES_EACH, COLORS,
-                    CORNER_TREASURES, DYNASTIES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
+from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
+                    CORNER_TREASURES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
                     block_squares, from_rc, label, monument_colors, to_rc)
 
@@ -834,5 +834,4 @@ class TigrisRules:
         return copy.deepcopy(data)
 
 
-__all__ = ["TigrisRules", "IllegalAction", "Regions", "ranking", "final_colors",
-           "BOARD_ROWS", "CORNER_TREASURES", "DYNASTIES"]
+__all__ = ["TigrisRules", "IllegalAction", "Regions", "ranking", "final_colors"]

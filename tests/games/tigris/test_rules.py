@@ -479,3 +479,57 @@ def test_view_hides_other_hands_and_points_unless_open_scoring():
 
 def test_tile_total():
     assert sum(TILE_COUNTS.values()) == 153
+
+
+# --- Unification without conflict, and describe -------------------------------
+
+def test_uniting_two_kingdoms_without_rivals_scores_nothing_and_the_tile_comes_off():
+    drawing = """
+    r  .  .  r
+    K0 g  .  P1
+    """
+    s = position(drawing, top=3, left=4, hands={0: "ggrrkk"})
+    s = play(s, (0, tile("green", 4, 6)))
+    assert s["pending"] is None and s["unification"] is None
+    assert s["points"][0] == {"red": 0, "blue": 0, "green": 0, "black": 0}
+    s = play(s, (0, tile("green", 5, 6)))                        # now one kingdom: king scores
+    assert s["points"][0]["green"] == 1
+
+
+def test_monument_follows_a_war_when_the_square_is_still_complete():
+    drawing = """
+    r  r  r  r  .  .
+    K0 P0 r  .  P1 r
+    """
+    s = position(drawing, top=3, left=4, hands={0: "rrggkk", 1: "kkggbb"})
+    s = play(s, (0, tile("red", 4, 7)))                          # unites P0's and P1's kingdoms
+    assert s["pending"]["kind"] == "war" and s["pending"]["strength"] == [5, 1]
+    s = play(s, (0, commit(0)), (1, commit(0)))
+    assert s["leaders"][1]["red"] is None and s["board"][sq(4, 9)] == ""
+    assert s["pending"]["kind"] == "monument"                    # (3,6)-(4,7) is all red
+    assert {tuple(a["at"]) for a in rules.legal_actions(s, 0)
+            if a["type"] == "build_monument"} == {(3, 6)}
+
+
+def test_describe_lines():
+    s = position(MONUMENT, top=3, left=4, hands={0: "rrggkk"})
+    assert rules.describe(s, 0, {"type": "place_catastrophe", "at": [3, 5]}) == (
+        "{p0} placed a catastrophe on F4, destroying a red tile; {p0}'s farmer went home.")
+    line = rules.describe(s, 0, tile("red", 4, 5))
+    assert line == ("{p0} placed a red tile (temple) on F5; {p0} scored 1 red point; "
+                    "{p0} may build a monument.")
+    s = play(s, (0, tile("red", 4, 5)))
+    build = {"type": "build_monument", "monument": "red/black", "at": [3, 4]}
+    assert rules.describe(s, 0, build) == (
+        "{p0} built the red/black monument on E4-F5; {p0}'s farmer went home.")
+    assert rules.view(s, 0)["prompt"].startswith("Build a monument")
+
+
+def test_prompts_name_the_decision():
+    s = position(REVOLT, top=3, left=4, hands={0: "rrggkk", 1: "rrrggk"}, active=1)
+    s = play(s, (1, leader("priest", 4, 6)))
+    assert rules.view(s, 1)["prompt"] == "Revolt: commit red temple tiles as the attacker"
+    assert rules.view(s, 0)["prompt"] is None
+    s = play(s, (1, commit(1)))
+    assert rules.view(s, 0)["prompt"] == "Revolt: commit red temple tiles as the defender"
+    assert rules.view(s, None)["conflict"]["committed"] == [1, None]
