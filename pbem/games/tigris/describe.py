@@ -18,7 +18,8 @@ def describe(rules, state: dict, seat: int, action: dict) -> str:
     parts += points_scored(state, after)
     parts += treasures_taken(state, after, action)
     parts += leaders_home(state, after, seat, action)
-    parts += what_follows(after)
+    if not same_conflict(state["pending"], after["pending"]):
+        parts += what_follows(after)
     if after["over"]:
         parts.append("the game is over")
     return "; ".join(p for p in parts if p) + "."
@@ -85,7 +86,8 @@ def outcome(state: dict, after: dict, action: dict) -> list[str]:
     name = "revolt" if pending["kind"] == "revolt" else f"war of the {LEADERS[pending['color']]}s"
     removed = sum(after["out"].values()) - sum(state["out"].values()) - action["tiles"]
     extra = f", removing {removed} tile{'s' if removed != 1 else ''}" if removed else ""
-    return [f"{{p{winner}}} won the {name} {attack}:{defence}{extra}"]
+    high, low = max(attack, defence), min(attack, defence)        # the winner's total first
+    return [f"{{p{winner}}} won the {name} {high}:{low}{extra}"]
 
 
 def points_scored(state: dict, after: dict) -> list[str]:
@@ -117,6 +119,13 @@ def leaders_home(state: dict, after: dict, seat: int, action: dict) -> list[str]
                     and not (s == seat and color == moved)):
                 parts.append(f"{{p{s}}}'s {LEADERS[color]} went home")
     return parts
+
+
+def same_conflict(before: dict | None, after: dict | None) -> bool:
+    """True while the attacker's commitment leaves the same conflict waiting."""
+    keys = ("kind", "color", "attacker", "defender", "squares")
+    return (before is not None and after is not None
+            and all(before.get(k) == after.get(k) for k in keys))
 
 
 def what_follows(after: dict) -> list[str]:
