@@ -113,3 +113,43 @@ def test_final_scoring_example_ranking():
     # pot 11 first; lion and bull tie on 10, 10 - lion's third colour 12 beats 11; bow last.
     assert result["ranking"] == [[2], [3], [1], [0]]
     assert result["scores"] == {"0": 9, "1": 10, "2": 11, "3": 10}
+
+
+# The treasure example: the lion (seat 3) lays a farm; the bull's farmer (seat 1) scores it;
+# the lion's trader then takes the upper treasure, because it stands on a framed corner.
+TREASURE = """
+.  r* .
+.  r  .
+.  ~  .
+F1 r* T3
+"""
+
+
+def test_treasure_example_corner_treasure_goes_to_the_trader():
+    s = position(TREASURE, players=4, top=1, active=3, hands={3: "bbrrgk"})
+    before = list(s["treasures_taken"])
+    s = play(s, (3, {"type": "place_tile", "color": "blue", "at": [3, 1]}))
+    assert s["points"][1]["blue"] == 1 and s["points"][3]["blue"] == 0
+    assert sq(1, 1) not in s["treasures"] and sq(4, 1) in s["treasures"]
+    assert s["treasures_taken"][3] == before[3] + 1
+
+
+# The monument example: the bull (seat 1) builds red/black; the bow's farmer loses its
+# last temple and goes home; the bull scores black at the end of his turn, the bow red at his.
+MONUMENT = """
+r*  r  F0 .
+r   .  .  .
+K1  r  P0 .
+"""
+
+
+def test_monument_example():
+    s = position(MONUMENT, top=3, left=4, active=1, hands={1: "rrggkk"})
+    s = play(s, (1, {"type": "place_tile", "color": "red", "at": [4, 5]}),
+             (1, {"type": "build_monument", "monument": "red/black", "at": [3, 4]}))
+    assert s["leaders"][0]["blue"] is None
+    s = play(s, (1, {"type": "pass"}))
+    assert s["points"][1]["black"] == 1 and s["points"][1]["red"] == 0
+    assert s["points"][0]["red"] == 1                  # the tile itself, for the bow's priest
+    s = play(s, (0, {"type": "pass"}))
+    assert s["points"][0]["red"] == 2 and s["points"][0]["black"] == 0
