@@ -142,7 +142,7 @@ def describe(st: dict, seat: int, action: dict) -> str:
     if kind == "score":
         return f"{who} scored 1 {action['colour']} point with a card from hand."
     if kind == "no_score":
-        return f"{who} did not score a {pending.get('colour', '')} point.".replace("a  point", "the point")
+        return f"{who} did not score a {pending['colour']} point."
     if kind == "ship":
         return f"{who} bought the {action['ship']} ship in column {pending['column'] + 1}."
     if kind == "no_ship":

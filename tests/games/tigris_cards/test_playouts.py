@@ -10,7 +10,7 @@ from pbem.games.tigris_cards.table import kingdoms, leaders_in, positions, slot_
 
 from .helpers import all_cards
 
-SEEDS = {2: (1, 2), 3: (3, 4), 4: (5, 6)}
+SEEDS = {2: (1, 2, 3, 4), 3: (5, 6, 7, 8), 4: (9, 10, 11, 12)}
 
 
 def choose(rng: random.Random, actions: list[dict]) -> dict:
