@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
+from werkzeug.serving import run_simple
 
 from . import database, mailer
 from .models import db
@@ -65,6 +66,7 @@ def run_development(app, port: int, smtp_port: int | None = None) -> None:
     print(f"\npbem is running at {base}/  (create a game at {base}/new)\n"
           f"mail is caught at 127.0.0.1:{catcher.port} and listed at {base}/dev/mail\n", flush=True)
     try:
-        app.run(host="127.0.0.1", port=port, debug=False, use_reloader=False, threaded=True)
+        # Flask's app.run() refuses to start inside a CLI command; werkzeug's server does not.
+        run_simple("127.0.0.1", port, app, threaded=True)
     finally:
         catcher.stop()

@@ -1,0 +1,54 @@
+"""What `make run` gives a newcomer: `pbem dev` migrates, serves, catches mail and lists it."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+import requests
+
+from tests.conftest import free_port
+from tests.server.gunicorn_server import ROOT
+
+
+def test_pbem_dev_serves_a_game_whose_links_arrive_in_the_mail_catcher(tmp_path):
+    port, smtp_port = free_port(), free_port()
+    env = dict(os.environ, PBEM_ENV="development", PBEM_DATABASE_URL=f"sqlite:///{tmp_path}/dev.db",
+               PBEM_BASE_URL=f"http://127.0.0.1:{port}", PBEM_MAIL_SERVER="127.0.0.1",
+               PBEM_MAIL_PORT=str(smtp_port), PBEM_MAIL_CATCHER_DIR=str(tmp_path / "mail"))
+    env.pop("PBEM_SECRET_KEY", None)
+    process = subprocess.Popen([sys.executable, "-m", "pbem.cli", "dev", "--port", str(port)],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(base)
+        created = requests.post(f"{base}/new", data={
+            "rules": "assyria", "name0": "Ann", "email0": "ann@example.org",
+            "name1": "Bob", "email1": "bob@example.org"}, timeout=10)
+        assert created.status_code == 200 and "/host/" in created.text
+        links = []
+        for _ in range(100):
+            links = re.findall(r"/turn/[A-Za-z0-9_.\-]+", requests.get(f"{base}/dev/mail").text)
+            if links:
+                break
+            time.sleep(0.1)
+        assert links, "no turn link reached the mail catcher"
+        page = requests.get(base + links[0], timeout=10)
+        assert page.status_code == 200 and "Assyria" in page.text
+        assert list((tmp_path / "mail").glob("*.eml"))
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=20)[0].decode()
+    assert "Traceback" not in output, output
+
+
+def _wait_for(base):
+    for _ in range(150):
+        try:
+            requests.get(base + "/", timeout=1)
+            return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise AssertionError("pbem dev did not start")
