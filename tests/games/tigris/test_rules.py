@@ -533,3 +533,10 @@ def test_prompts_name_the_decision():
     s = play(s, (1, commit(1)))
     assert rules.view(s, 0)["prompt"] == "Revolt: commit red temple tiles as the defender"
     assert rules.view(s, None)["conflict"]["committed"] == [1, None]
+
+
+def test_satisfies_the_rules_protocol():
+    from pbem.games.base import Rules
+    assert isinstance(rules, Rules) and rules.name == "tigris"
+    assert (rules.min_players, rules.max_players) == (2, 4)
+    assert rules.options == {"english_variant": False, "open_scoring": False}
