@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .cards import COLOURS, COLUMNS, GAPS, LEADERS, SHIPS
+from .cards import COLOURS, COLUMNS, GAPS
 from .engine import (STANDING, catastrophe_targets, column_open, count_in_hand, gap_open,
                      has_colour, leader_targets)
 from .table import slot_at
@@ -170,5 +170,3 @@ def why_card(st: dict, seat: int, action: dict) -> str:
         return f"column {action['column'] + 1} is full"
     return f"that action has wrong or extra fields: {canonical(action)}"
 
-
-__all__ = ["legal_actions", "canonical", "why_illegal", "LEADERS", "SHIPS"]

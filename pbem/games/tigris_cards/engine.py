@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import random
 
-from .cards import (ACTIONS_PER_TURN, COLOUR_ORDER, COLUMN_LIMIT, COLUMNS, CONNECT_MINIMUM,
-                    GAPS, HAND_SIZE, REMOVED_WITH_TWO, SHIP_RUN, SHIPS, TOTAL_CARDS, TREASURES,
-                    colour_of, is_treasure, ship_colours, ships_for_run)
+from .cards import (ACTIONS_PER_TURN, COLOUR_ORDER, COLUMN_LIMIT, CONNECT_MINIMUM, GAPS,
+                    HAND_SIZE, REMOVED_WITH_TWO, SHIP_RUN, SHIPS, TOTAL_CARDS, TREASURES,
+                    colour_of, ship_colours, ships_for_run)
 from .table import (card_colour, count_colour, find_leader, is_civilization_card,
                     is_treasure_star, kingdom_span, kingdoms, leaders_in, positions,
-                    real_treasure_columns, remove_at, send_home, ships_in, slot_at, span_of,
-                    supply)
+                    real_treasure_columns, remove_at, send_home, ships_in, slot_at, span_of)
 
 # Standing answers: decision kind -> the answers a seat may leave for decisions asked while
 # another player is on turn ("ask" = ask me).

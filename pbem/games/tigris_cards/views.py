@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .cards import COLOURS, LEADERS, face_of, is_treasure
 from .scoring import colour_counts, final_ranking
-from .table import slot_at, supply
+from .table import find_leader, slot_at, supply
 
 
 # ---- The table ---------------------------------------------------------------------------------
@@ -47,7 +47,8 @@ def prompt(st: dict, seat: int | None) -> str | None:
     if kind == "score":
         return f"Score a {pending['colour']} point with a {pending['colour']} card from your hand?"
     if kind == "reward":
-        return f"You won the conflict: put a {pending['colour']} card from your hand on your victory pile?"
+        return (f"You won the conflict: put a {pending['colour']} card from your hand "
+                "on your victory pile?")
     if kind == "ship":
         return "Buy a ship with the four cards at the bottom of the column?"
     if kind == "commit":
@@ -138,7 +139,8 @@ def describe(st: dict, seat: int, action: dict) -> str:
         colour = face_of(slot_at(st, pos)["card"])
         return f"{who} played the catastrophe and removed the {colour} card, {where(pos)}."
     if kind == "score" and pending.get("kind") == "reward":
-        return f"{who} won the conflict and put a {action['colour']} card from hand on the victory pile."
+        return (f"{who} won the conflict and put a {action['colour']} card from hand "
+                "on the victory pile.")
     if kind == "score":
         return f"{who} scored 1 {action['colour']} point with a card from hand."
     if kind == "no_score":
@@ -163,7 +165,6 @@ def describe(st: dict, seat: int, action: dict) -> str:
 
 
 def describe_leader(st: dict, seat: int, action: dict) -> str:
-    from .table import find_leader
     pos = {k: action[k] for k in ("gap", "column", "row") if k in action}
     name = LEADERS[action["colour"]]
     old = find_leader(st, seat, action["colour"])
