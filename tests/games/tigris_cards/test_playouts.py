@@ -74,6 +74,8 @@ def play(players: int, seed: int):
         new = rules.apply(st, seat, action)
         assert rules.dump(st) == before, "apply must not change the state it is given"
         log.append((seat, action))
+        assert all(len(a) >= len(b) for a, b in zip(new["piles"], st["piles"])), \
+            "victory piles only grow"
         st = new
         check_invariants(st)
         if len(log) % 25 == 0:
