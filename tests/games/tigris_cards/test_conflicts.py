@@ -156,3 +156,20 @@ def test_order_decision_rejects_a_colour_without_conflict():
     st = act(st, 3, type="card", colour="black", gap=0)
     with pytest.raises(IllegalAction, match="green, red"):
         act(st, 3, type="conflict", colour="blue")
+
+
+def test_the_losers_leader_goes_home_first_so_its_card_goes_to_the_winner_too():
+    # rulebook order: the loser takes his leader back, then the colour leaves his kingdom,
+    # sparing only treasures* and cards that still carry a leader
+    st = join({0: "k", 1: "", 2: "gg"}, """
+        T - T - T - T - T - T - T - T
+        g@1g   g@2g  . . . . . .
+        g@1r   b     . . . . . .
+        b      k     . . . . . .
+    """, active=0)
+    st = act(st, 0, type="card", colour="black", gap=0)
+    assert (st["conflict"]["attacker"], st["conflict"]["defender"]) == (1, 2)
+    st = act(st, 1, type="commit", count=0)
+    st = act(st, 2, type="commit", count=2)  # 2:3 for the bull
+    assert column(st, 0) == ["T", "g@1r", "b"]  # the trader's card went, the priest's stayed
+    assert pile(st, 2) == ["green", "green"]
