@@ -6,6 +6,7 @@ from pathlib import Path
 from flask import Flask
 
 from . import config as settings_module
+from . import i18n
 from .database import bind, is_sqlite
 from .mailer import mail
 from .models import db
@@ -28,6 +29,7 @@ def create_app(config: dict | None = None) -> Flask:
     bind(app.config["DATABASE_URL"])
     mail.init_app(app)
     _database_per_request(app)
+    i18n.init_app(app)
     _security_headers(app)
 
     from .web import register_blueprints

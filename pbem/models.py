@@ -66,12 +66,18 @@ class Event(BaseModel):
     seat = pw.IntegerField(null=True)       # None for the game's creation (seq 0)
     action = JSONField()
     automatic = pw.BooleanField(default=False)
-    summary = pw.TextField(default="")      # rules.describe(...), public, names as {p0}...
+    summary = pw.TextField(default="")      # rules.describe(...) in English, names as {p0}...
+    summaries = JSONField(default=dict)     # language -> the same line in that language
     created_at = pw.CharField(max_length=32)  # ISO text, exactly as hashed
     hash = pw.CharField(max_length=64)
 
     class Meta:
         indexes = ((("game", "seq"), True),)
+
+
+    def text(self, language: str) -> str:
+        """The event's line in `language` (English when it has none in that language)."""
+        return (self.summaries or {}).get(language) or self.summary
 
 
 class Link(BaseModel):

@@ -5,9 +5,14 @@ import re
 import secrets
 from urllib.parse import urlsplit
 
+from contextlib import contextmanager
+
 from flask import current_app, render_template
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from . import links
+from .games.base import speaking
 from .models import Event, Game, Outbox, Seat
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")
@@ -46,7 +51,8 @@ def _message_id(game: Game | None, kind: str) -> str:
 
 def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, subject: str,
           template: str, **context) -> Outbox | None:
-    """Write one email into the outbox (sent later by the mail worker)."""
+    """Write one email into the outbox (sent later by the mail worker); call it inside
+    `in_language(...)` so that the subject and the bodies speak the recipient's language."""
     if not recipient:
         return None
     context.update(game=game, base_url=current_app.config["BASE_URL"])
@@ -55,6 +61,13 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, 
         recipient=recipient, subject=subject[:300],
         body_text=render_template(f"emails/{template}.txt", **context),
         body_html=render_template(f"emails/{template}.html", **context))
+
+
+@contextmanager
+def in_language(language: str):
+    """Pages' templates (Flask-Babel) and rules engines both speak `language` here."""
+    with force_locale(language), speaking(language):
+        yield
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -66,11 +79,15 @@ def game_created(game: Game, host_token: str) -> None:
     seats = _seats(game)
     names = [s.name for s in seats]
     for seat in seats:
-        queue(game, seat.index, "invite", seat.email, f"[pbem] {game.title}: you are invited",
-              "invite", seat=seat, names=names, game_link=game_url(game))
+        with in_language(seat.language):
+            queue(game, seat.index, "invite", seat.email,
+                  f"[pbem] {game.title}: " + _("you are invited"),
+                  "invite", seat=seat, names=names, game_link=game_url(game))
     if game.host_email:
-        queue(game, None, "host", game.host_email, f"[pbem] {game.title}: your host page",
-              "host", names=names, host_link=host_url(host_token))
+        with in_language(seats[0].language):
+            queue(game, None, "host", game.host_email,
+                  f"[pbem] {game.title}: " + _("your host page"),
+                  "host", names=names, host_link=host_url(host_token))
 
 
 def after_change(game: Game, rules, state, before: list[int]) -> None:
@@ -93,7 +110,7 @@ def after_change(game: Game, rules, state, before: list[int]) -> None:
 def _since_last_turn(game: Game, seat: Seat, names: list[str]) -> list[str]:
     events = (game.events.where(Event.seq > seat.seen_seq, Event.seq > 0)
               .order_by(Event.seq))
-    return [fill_names(e.summary, names) for e in events
+    return [fill_names(e.text(seat.language), names) for e in events
             if e.summary and not (e.seat == seat.index and not e.automatic)]
 
 
@@ -103,13 +120,13 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
     config = current_app.config
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     names = [s.name for s in seats]
-    view = rules.view(state, seat.index)
-    prompt = view.get("prompt") if isinstance(view, dict) else None
-    happened = _since_last_turn(game, seat, names)
-    queue(game, seat.index, kind, seat.email, f"[pbem] {game.title}: {prompt or 'Your turn'}",
-          "turn", seat=seat, names=names, prompt=prompt or "Your turn", happened=happened,
-          link=turn_url(token), max_age_days=config["LINK_MAX_AGE"] // 86400,
-          game_link=game_url(game))
+    with in_language(seat.language):
+        view = rules.view(state, seat.index)
+        prompt = (view.get("prompt") if isinstance(view, dict) else None) or _("Your turn")
+        queue(game, seat.index, kind, seat.email, f"[pbem] {game.title}: {prompt}",
+              "turn", seat=seat, names=names, prompt=prompt, view=view, rules=rules,
+              happened=_since_last_turn(game, seat, names), link=turn_url(token),
+              max_age_days=config["LINK_MAX_AGE"] // 86400, game_link=game_url(game))
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     return token
 
@@ -117,6 +134,8 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
 def _game_over_mail(game, rules, seat, seats, result) -> None:
     names = [s.name for s in seats]
     ranking = [[names[i] for i in tie] for tie in result.get("ranking", [])]
-    queue(game, seat.index, "over", seat.email, f"[pbem] {game.title}: the game is over",
-          "over", seat=seat, names=names, ranking=ranking,
-          happened=_since_last_turn(game, seat, names), game_link=game_url(game))
+    with in_language(seat.language):
+        queue(game, seat.index, "over", seat.email,
+              f"[pbem] {game.title}: " + _("the game is over"),
+              "over", seat=seat, names=names, ranking=ranking, result=result,
+              happened=_since_last_turn(game, seat, names), game_link=game_url(game))

@@ -16,6 +16,7 @@ from flask import current_app
 from . import links, notify
 from .database import is_sqlite, write_transaction
 from .games import RULES, IllegalAction, check_options
+from .games.base import LANGUAGES, _, speaking
 from .models import Event, Game, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
@@ -104,7 +105,7 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
             Seat.create(game=game, index=index, name=player["name"],
                         email=player.get("email", ""), language=player.get("language") or "en")
         Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
-                     summary="The game begins.", hash=game.head_hash)
+                     summary="The game begins.", summaries=in_every_language(lambda: _("The game begins.")), hash=game.head_hash)
         host_token = links.issue_host(current_app.config["SECRET_KEY"], game)
         state = _advance(game, rules, state, [])
         _save(game, rules, state)
@@ -168,15 +169,28 @@ def _check_link_live(link_id: int) -> None:
 
 def _record(game, rules, state, seat, action, automatic, events):
     """Apply one action and insert its event (the caller holds the write transaction)."""
-    summary = rules.describe(state, seat, action)
-    after = rules.apply(state, seat, action)
+    after = rules.apply(state, seat, action)     # first: an illegal action is never described
+    summaries = describe_in_every_language(rules, state, seat, action)
     created_at = _now_text()
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at)
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
-                               automatic=automatic, summary=summary, created_at=created_at,
-                               hash=game.head_hash))
+                               automatic=automatic, summary=summaries["en"],
+                               summaries=summaries, created_at=created_at, hash=game.head_hash))
     return after
+
+
+def in_every_language(say) -> dict:
+    """{language: say()} for every language pbem speaks."""
+    said = {}
+    for language in LANGUAGES:
+        with speaking(language):
+            said[language] = say()
+    return said
+
+
+def describe_in_every_language(rules, state, seat, action) -> dict:
+    return in_every_language(lambda: rules.describe(state, seat, action))
 
 
 def forced_move(rules, state):
@@ -258,7 +272,7 @@ def export(game: Game) -> dict:
         "seats": [{"name": s.name, "language": s.language}
                   for s in game.seats.order_by(Seat.index)],
         "events": [{"seq": e.seq, "seat": e.seat, "action": e.action, "automatic": e.automatic,
-                    "summary": e.summary, "created_at": e.created_at, "hash": e.hash}
+                    "summary": e.summary, "summaries": e.summaries, "created_at": e.created_at, "hash": e.hash}
                    for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
     }
@@ -296,6 +310,7 @@ def import_record(record: dict) -> Game:
                 raise ValueError(f"event {seq}: its hash does not match the record")
             Event.create(game=game, seq=seq, seat=raw["seat"], action=raw["action"],
                          automatic=raw["automatic"], summary=raw.get("summary", ""),
+                         summaries=raw.get("summaries") or {},
                          created_at=raw["created_at"], hash=prev)
         game.seq, game.head_hash = events[-1]["seq"], prev
         _save(game, rules, state)

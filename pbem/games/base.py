@@ -5,9 +5,55 @@ no global random. The server only ever talks to a game through this protocol.
 """
 from __future__ import annotations
 
+import functools
+import gettext
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 State = Any  # each game chooses its own state type; dump/load make it JSON
+
+# -- languages -----------------------------------------------------------------------------------
+# Engines write their player-facing words (describe, prompts) as _("English text"); the server
+# chooses the language with `speaking(...)`. The catalogue is the one the pages use (gettext
+# .mo files under pbem/translations), read with the standard library: no Flask here.
+
+LANGUAGES = ("en", "hu")
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+_language: ContextVar[str] = ContextVar("pbem_language", default="en")
+
+
+@functools.cache
+def _catalogue(language: str) -> gettext.NullTranslations:
+    return gettext.translation("messages", TRANSLATIONS, languages=[language], fallback=True)
+
+
+def _(message: str) -> str:
+    """`message` in the language being spoken (English when no translation exists)."""
+    return _catalogue(_language.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _catalogue(_language.get()).ngettext(singular, plural, n)
+
+
+def current_language() -> str:
+    return _language.get()
+
+
+def set_language(language: str) -> None:
+    _language.set(language if language in LANGUAGES else "en")
+
+
+@contextmanager
+def speaking(language: str):
+    """Within this block, engines speak `language`."""
+    token = _language.set(language if language in LANGUAGES else "en")
+    try:
+        yield
+    finally:
+        _language.reset(token)
 
 
 class IllegalAction(ValueError):

@@ -1,0 +1,59 @@
+"""Languages: English and Hungarian, chosen by the switch on every page (a cookie), else the
+player's language when invited, else the browser's."""
+from __future__ import annotations
+
+from flask import Flask, g, has_request_context, request
+from flask_babel import Babel, get_locale
+
+from . import links
+from .games.base import LANGUAGES, current_language, set_language
+
+COOKIE = "pbem_lang"
+babel = Babel()
+
+
+def _seat_language() -> str | None:
+    """The invited player's language, when the page belongs to a turn link."""
+    token = (request.view_args or {}).get("token")
+    if not token or not request.path.startswith(("/turn/", "/api/turn/", "/replay/")):
+        return None
+    from flask import current_app
+    from .models import Seat
+    found = links.identify(current_app.config["SECRET_KEY"], token)
+    if found is None:
+        return None
+    seat = Seat.get_or_none(Seat.game == found[0], Seat.index == found[1])
+    return seat.language if seat is not None else None
+
+
+def select_locale() -> str:
+    if not has_request_context():
+        return current_language()           # emails and commands: what `speaking` chose
+    chosen = request.args.get("lang")
+    if chosen in LANGUAGES:
+        g.chosen_language = chosen
+        return chosen
+    cookie = request.cookies.get(COOKIE)
+    if cookie in LANGUAGES:
+        return cookie
+    return _seat_language() or request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def init_app(app: Flask) -> None:
+    babel.init_app(app, locale_selector=select_locale, default_locale="en")
+
+    @app.before_request
+    def speak():
+        set_language(str(get_locale()))       # the rules engines speak it too
+
+    @app.after_request
+    def remember(response):
+        chosen = g.get("chosen_language")
+        if chosen:
+            response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax",
+                                httponly=True)
+        return response
+
+    @app.context_processor
+    def languages():
+        return {"languages": LANGUAGES, "language": str(get_locale())}
