@@ -10,7 +10,10 @@ from .. import links, notify, store
 from ..database import write_transaction
 from ..games import IllegalAction
 from ..models import Link, Seat, utcnow
-from .common import action_key, check_link, check_link_to_act, parse_seq, turn_payload
+from ..games.base import current_language
+from . import present
+from .common import check_link, check_link_to_act, parse_seq, turn_payload
+from .present import presenter_for
 
 bp = Blueprint("turn", __name__)
 
@@ -34,13 +37,17 @@ def page(game, seat, state=None, message=None, error=None, status=200):
     names = store.names_of(game)
     rules = store.rules_of(game)
     state = rules.load(game.state) if state is None else state
-    choices = [(action_key(a), notify.fill_names(rules.describe(state, seat, a), names))
-               for a in payload["actions"]]
+    presenter = presenter_for(game.rules)
+    choices = present.choices(
+        presenter, payload["actions"], payload["view"],
+        lambda a: notify.fill_names(rules.describe(state, seat, a), names))
     seen = Seat.get(Seat.game == game, Seat.index == seat).seen_seq
-    log = [(e, notify.fill_names(e.summary, names), e.seq > seen)
+    language = current_language()
+    log = [(e, notify.fill_names(e.text(language), names), e.seq > seen)
            for e in game.events.order_by(store.Event.seq.desc()).limit(60)]
     return render_template("turn.html", game=game, seat=seat, names=names, payload=payload,
-                           choices=choices, log=log, message=message, error=error,
+                           view=payload["view"], presenter=presenter, choices=choices,
+                           log=log, message=message, error=error,
                            token=request.view_args["token"]), status
 
 

@@ -1,0 +1,55 @@
+"""How each game is drawn and tapped: a presenter per game, found by the rules' name.
+
+A presenter turns a seat's `view` into pictures and each legal action into the sequence of taps
+that chooses it. The board templates mark every tappable element with `data-tap="<token>"`;
+`static/turn.js` highlights the tokens that can come next and, once the taps name exactly one
+action, asks the player to confirm it. Without JavaScript the same actions are plain forms.
+"""
+from __future__ import annotations
+
+import importlib
+
+
+class Presenter:
+    """The generic presenter: no board, every action a button or a list entry."""
+
+    name: str | None = None
+    board_template: str | None = None      # e.g. "games/tigris/board.html": the SVG board
+    holdings_template: str | None = None   # the seat's hidden holdings (hand, tiles, points)
+    public_template: str | None = None     # public facts beside the board
+    email_template: str | None = None      # a small picture for mail clients (HTML table)
+
+    def taps(self, action: dict, view: dict) -> list[str]:
+        """The data-tap tokens that choose `action`, in order; [] means "a button"."""
+        return []
+
+    def subject(self, view: dict) -> str | None:
+        """What the turn email's subject asks (default: the view's prompt)."""
+        return view.get("prompt") if isinstance(view, dict) else None
+
+
+GENERIC = Presenter()
+_BOARDS = ("tigris", "tigris_cards", "assyria")
+_cache: dict[str, Presenter] = {}
+
+
+def presenter_for(rules_name: str) -> Presenter:
+    """The game's presenter (`pbem.web.boards.<name>.presenter`), else the generic one."""
+    if rules_name not in _cache:
+        presenter = GENERIC
+        if rules_name in _BOARDS:
+            try:
+                module = importlib.import_module(f"pbem.web.boards.{rules_name}")
+                presenter = module.presenter
+            except ModuleNotFoundError as exc:
+                if exc.name != f"pbem.web.boards.{rules_name}":
+                    raise
+        _cache[rules_name] = presenter
+    return _cache[rules_name]
+
+
+def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> list[dict]:
+    """Each legal action as {key, taps, label} for the turn page and turn.js."""
+    from .common import action_key
+    return [{"key": action_key(a), "taps": presenter.taps(a, view), "label": label(a)}
+            for a in actions]
