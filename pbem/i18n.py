@@ -6,7 +6,8 @@ from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
 from . import links
-from .games.base import LANGUAGES, current_language, set_language
+from .games.base import (LANGUAGES, TRANSLATION_DIRECTORIES, current_language,
+                         set_language)
 
 COOKIE = "pbem_lang"
 babel = Babel()
@@ -40,6 +41,8 @@ def select_locale() -> str:
 
 
 def init_app(app: Flask) -> None:
+    # pbem's own catalogue and each game's, merged (relative to the pbem package)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(TRANSLATION_DIRECTORIES))
     babel.init_app(app, locale_selector=select_locale, default_locale="en")
 
     @app.before_request

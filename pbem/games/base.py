@@ -16,17 +16,26 @@ State = Any  # each game chooses its own state type; dump/load make it JSON
 
 # -- languages -----------------------------------------------------------------------------------
 # Engines write their player-facing words (describe, prompts) as _("English text"); the server
-# chooses the language with `speaking(...)`. The catalogue is the one the pages use (gettext
-# .mo files under pbem/translations), read with the standard library: no Flask here.
+# chooses the language with `speaking(...)`. The catalogues are the ones the pages use: gettext
+# .mo files in pbem/translations and in each game's own translations/ folder, read here with
+# the standard library (no Flask).
 
 LANGUAGES = ("en", "hu")
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+PACKAGE = Path(__file__).resolve().parent.parent
+GAME_PACKAGES = ("tigris", "tigris_cards", "assyria")
+TRANSLATION_DIRECTORIES = ["translations"] + [f"games/{g}/translations" for g in GAME_PACKAGES]
 _language: ContextVar[str] = ContextVar("pbem_language", default="en")
 
 
 @functools.cache
 def _catalogue(language: str) -> gettext.NullTranslations:
-    return gettext.translation("messages", TRANSLATIONS, languages=[language], fallback=True)
+    catalogue = gettext.NullTranslations()
+    for folder in reversed(TRANSLATION_DIRECTORIES):
+        found = gettext.translation("messages", PACKAGE / folder, languages=[language],
+                                    fallback=True)
+        found.add_fallback(catalogue)
+        catalogue = found
+    return catalogue
 
 
 def _(message: str) -> str:
