@@ -88,7 +88,10 @@ def throughput(url: str) -> None:
         hello = hammer(lambda: f"{server.url}/hello")
         page = hammer(lambda: f"{server.url}/turn/{token0}")
         api = hammer(lambda: f"{server.url}/api/turn/{token0}")
-        queue = list(tokens[1:])
+        # one first move in each of the other games: every POST is a real, distinct action
+        attacks = {t: requests.get(f"{server.url}/api/turn/{t}", timeout=30).json()["actions"][0]
+                   for t in tokens[1:]}
+        queue = list(attacks)
         lock = threading.Lock()
 
         def next_post():
@@ -96,13 +99,7 @@ def throughput(url: str) -> None:
                 return f"{server.url}/api/turn/{queue.pop()}" if queue else None
 
         def body(target):
-            return {"seq": 0, "action": {"type": "attack", "card": _first_card(target)}}
-        cards = {}
-        for t in tokens[1:]:
-            cards[t] = requests.get(f"{server.url}/api/turn/{t}", timeout=30).json()["actions"][0]["card"]
-
-        def _first_card(target):
-            return cards[target.rsplit("/", 1)[1]]
+            return {"seq": 0, "action": attacks[target.rsplit("/", 1)[1]]}
         post = hammer(next_post, "post", body, seconds=60)
     print(f"  hello route          {hello:8.0f} req/s")
     print(f"  turn page GET (HTML) {page:8.0f} req/s   {page / hello:5.2f} x hello")
