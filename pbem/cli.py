@@ -1,6 +1,7 @@
 """The `pbem` command: the Flask CLI of the app, with the operations a host needs."""
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -23,7 +24,10 @@ def register_commands(app) -> None:
 
 def _create_app():
     from .app import create_app
-    return create_app()
+    try:
+        return create_app()
+    except RuntimeError as exc:        # a setting that is missing or wrong: say so plainly
+        raise click.ClickException(str(exc)) from None
 
 
 cli = FlaskGroup(create_app=_create_app, add_default_commands=True,
@@ -36,6 +40,7 @@ def main() -> None:
 
 def _connected(func):
     """Run a command with the database open (and closed afterwards)."""
+    @functools.wraps(func)
     @with_appcontext
     def wrapper(*args, **kwargs):
         db.connect(reuse_if_open=True)
@@ -44,8 +49,6 @@ def _connected(func):
         finally:
             if not db.is_closed():
                 db.close()
-    wrapper.__name__ = func.__name__
-    wrapper.__doc__ = func.__doc__
     return wrapper
 
 
@@ -229,6 +232,12 @@ def dev_command(port, smtp_port):
     """Development: migrate, then run the server, a local mail catcher and the mail worker."""
     from .devmail import run_development
     run_development(current_app._get_current_object(), port, smtp_port)
+
+
+# The groups belong to the `pbem` command itself too, so that `pbem --help` lists them even when
+# the app cannot start (say, PBEM_SECRET_KEY is missing): running one then says why.
+for _group in (db_group, games_group, mail_group, dev_command):
+    cli.add_command(_group)
 
 
 if __name__ == "__main__":  # pragma: no cover

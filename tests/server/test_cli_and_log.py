@@ -139,3 +139,18 @@ def test_production_refuses_to_start_without_a_secret_key(monkeypatch, tmp_path)
     monkeypatch.setenv("PBEM_LINK_MAX_AGE", "123")
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
     assert app.config["SECRET_KEY"] == "from-the-environment" and app.config["LINK_MAX_AGE"] == 123
+
+
+def test_the_pbem_command_lists_its_groups_and_explains_a_missing_secret(tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env["PBEM_DATABASE_URL"] = f"sqlite:///{tmp_path}/x.db"
+    run = [sys.executable, "-m", "pbem.cli"]
+    helped = subprocess.run(run + ["--help"], env=env, capture_output=True, text=True)
+    for group in ("db", "games", "mail", "run", "dev"):
+        assert f"  {group} " in helped.stdout
+    refused = subprocess.run(run + ["games", "list"], env=env, capture_output=True, text=True)
+    assert refused.returncode != 0 and "PBEM_SECRET_KEY" in refused.stderr
+    assert "Traceback" not in refused.stderr
