@@ -1,0 +1,164 @@
+"""Tigris & Euphrates drawn and tapped: the 16 x 11 board as SVG, the seat's pieces as buttons.
+
+Taps (each a `data-tap` token on the page):
+  place or move a leader   leader:<name>, sq:<row>-<col>
+  withdraw a leader        leader:<name>, supply
+  place a tile             hand:<colour>, sq:<row>-<col>
+  place a catastrophe      catastrophe, sq:<row>-<col>
+  swap tiles               swap, swap:<colour>:<count> ... (colours in rulebook order)
+  build a monument         monument:<first>/<second>, sq:<top-left square>
+Committing tiles, choosing a war, declining a monument, taking treasures and passing are
+buttons (no taps): their labels say everything.
+"""
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from ..present import Presenter
+
+COLS, ROWS = 16, 11
+CELL = 40                 # one square in SVG user units
+MARGIN = 22               # room for the column letters and row numbers
+LETTERS = "ABCDEFGHIJKLMNOP"
+COLORS = ("red", "blue", "green", "black")
+LEADERS = {"black": "king", "red": "priest", "blue": "farmer", "green": "trader"}
+LEADER_COLORS = {name: color for color, name in LEADERS.items()}
+LEADER_ORDER = ("king", "priest", "farmer", "trader")
+DYNASTIES = ("bow", "bull", "pot", "lion")
+
+# Fills for the page (SVG) and for mail clients (table cells)
+FILL = {"red": "#cf3d2e", "blue": "#2f6fc4", "green": "#2f8a3e", "black": "#33302c",
+        "land": "#efe6cf", "river": "#a9d3ee", "down": "#8c7a5e", "catastrophe": "#4b3a30"}
+
+
+def sq(at) -> str:
+    return f"sq:{at[0]}-{at[1]}"
+
+
+def square_label(at) -> str:
+    return f"{LETTERS[at[1]]}{at[0] + 1}"
+
+
+def colour_name(color: str) -> str:
+    return {"red": _("red"), "blue": _("blue"), "green": _("green"),
+            "black": _("black")}[color]
+
+
+def kind_name(color: str) -> str:
+    return {"red": _("temple"), "blue": _("farm"), "green": _("market"),
+            "black": _("settlement")}[color]
+
+
+def leader_name(name: str) -> str:
+    return {"king": _("king"), "priest": _("priest"), "farmer": _("farmer"),
+            "trader": _("trader")}[name]
+
+
+def dynasty_name(name: str) -> str:
+    return {"bow": _("bow"), "bull": _("bull"), "pot": _("pot"), "lion": _("lion")}[name]
+
+
+def monument_name(name: str) -> str:
+    first, second = name.split("/")
+    return f"{colour_name(first)}/{colour_name(second)}"
+
+
+class TigrisPresenter(Presenter):
+    name = "tigris"
+    board_template = "games/tigris/board.html"
+    holdings_template = "games/tigris/holdings.html"
+    public_template = "games/tigris/public.html"
+    email_template = "games/tigris/email.html"
+
+    cell, margin, cols, rows, letters = CELL, MARGIN, COLS, ROWS, LETTERS
+    fill, colors, dynasties, leader_order = FILL, COLORS, DYNASTIES, LEADER_ORDER
+    leader_colors = LEADER_COLORS
+    colour_name = staticmethod(colour_name)
+    kind_name = staticmethod(kind_name)
+    leader_name = staticmethod(leader_name)
+    dynasty_name = staticmethod(dynasty_name)
+    monument_name = staticmethod(monument_name)
+    square_label = staticmethod(square_label)
+
+    def taps(self, action: dict, view: dict) -> list[str]:
+        kind = action.get("type")
+        if kind in ("place_leader", "move_leader"):
+            return [f"leader:{action['leader']}", sq(action["at"])]
+        if kind == "withdraw_leader":
+            return [f"leader:{action['leader']}", "supply"]
+        if kind == "place_tile":
+            return [f"hand:{action['color']}", sq(action["at"])]
+        if kind == "place_catastrophe":
+            return ["catastrophe", sq(action["at"])]
+        if kind == "swap":
+            tiles = action["tiles"]
+            return ["swap"] + [f"swap:{c}:{tiles.count(c)}" for c in COLORS if c in tiles]
+        if kind == "build_monument":
+            return [f"monument:{action['monument']}", sq(action["at"])]
+        return []
+
+    # -- helpers for the templates -----------------------------------------------------------
+
+    @staticmethod
+    def tokens(choices) -> set[str]:
+        """Every token some legal action taps."""
+        return {t for c in choices or [] for t in c["taps"]}
+
+    def squares(self, view: dict, seat) -> list[dict]:
+        """One entry per square: where it is, what is on it, and what tapping it means."""
+        tiles = {tuple(t["at"]): t for t in view["tiles"]}
+        leaders = {tuple(ld["at"]): ld for ld in view["leaders"]}
+        catastrophes = {tuple(at) for at in view["catastrophes"]}
+        treasures = {tuple(t["at"]): t for t in view["treasures"]}
+        unification = tuple(view["unification"]) if view.get("unification") else None
+        conflict = view.get("conflict") or {}
+        fighting = {tuple(at) for at in conflict.get("squares", [])}
+        out = []
+        for r, row in enumerate(view["terrain"]):
+            for c, ground in enumerate(row):
+                at = (r, c)
+                leader = leaders.get(at)
+                tile = tiles.get(at)
+                mine = leader is not None and seat is not None and leader["seat"] == seat
+                out.append({
+                    "r": r, "c": c, "x": MARGIN + c * CELL, "y": MARGIN + r * CELL,
+                    "label": square_label(at),
+                    "river": ground == "~", "framed": ground == "C",
+                    "tile": tile, "leader": leader, "treasure": treasures.get(at),
+                    "catastrophe": at in catastrophes, "unification": at == unification,
+                    "fighting": at in fighting,
+                    "token": f"leader:{leader['leader']}" if mine else sq(at),
+                    "mine": mine,
+                })
+        return out
+
+    def monuments(self, view: dict) -> list[dict]:
+        """Built monuments with their place on the board (top-left square)."""
+        out = []
+        for name, at in (view.get("monuments") or {}).items():
+            if at is None:
+                continue
+            first, second = name.split("/")
+            out.append({"name": name, "first": first, "second": second,
+                        "x": MARGIN + at[1] * CELL, "y": MARGIN + at[0] * CELL,
+                        "label": monument_name(name)})
+        return out
+
+    def free_monuments(self, view: dict) -> list[str]:
+        return [name for name, at in (view.get("monuments") or {}).items() if at is None]
+
+    def my_leaders_on_board(self, view: dict, seat) -> list[dict]:
+        return [ld for ld in view["leaders"] if seat is not None and ld["seat"] == seat]
+
+    def player(self, view: dict, seat) -> dict | None:
+        players = view.get("players") or []
+        return players[seat] if seat is not None and 0 <= seat < len(players) else None
+
+    def score_line(self, points: dict) -> list[tuple[str, int]]:
+        return [(c, points.get(c, 0)) for c in COLORS]
+
+    def subject(self, view: dict) -> str | None:
+        return view.get("prompt") if isinstance(view, dict) else None
+
+
+presenter = TigrisPresenter()
