@@ -4,10 +4,14 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, abort, jsonify, render_template, request
+from flask_babel import gettext as _
 
 from .. import notify, store
 from ..games import RULES, IllegalAction
+from ..games.base import current_language
 from ..models import Game
+from . import results
+from .present import presenter_for
 
 bp = Blueprint("games", __name__)
 
@@ -33,19 +37,23 @@ def spectate(game_id):
     rules = store.rules_of(game)
     state = rules.load(game.state)
     names = store.names_of(game)
-    log = [(e, notify.fill_names(e.summary, names))
+    language = current_language()
+    log = [(e, notify.fill_names(e.text(language), names), False)
            for e in game.events.order_by(store.Event.seq.desc()).limit(200)]
     result = rules.result(state)
     return render_template("game.html", game=game, rules=rules, names=names, log=log,
                            view=rules.view(state, None), to_act=rules.to_act(state),
-                           result=result)
+                           result=result, summary=results.summary(result, names),
+                           presenter=presenter_for(game.rules), seat=None, choices=[],
+                           payload={"seq": game.seq, "to_act": rules.to_act(state),
+                                    "actions": [], "result": result})
 
 
 @bp.get("/games/<int:game_id>/record.json")
 def record(game_id):
     game = _game(game_id)
     if game.status != "over":
-        abort(403, "A game's record is published when the game is over.")
+        abort(403, _("A game's record is published when the game is over."))
     response = jsonify(store.export(game))
     response.headers["Content-Disposition"] = f'attachment; filename="pbem-game-{game.id}.json"'
     return response
@@ -67,21 +75,21 @@ def new():
 def _create(form):
     rules_name = form.get("rules", "")
     if rules_name not in RULES:
-        raise ValueError("Choose a game.")
+        raise ValueError(_("Choose a game."))
     players = []
     for i in range(8):
         name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
         if not name and not email:
             continue
         if not name or not EMAIL.match(email):
-            raise ValueError(f"Player {i + 1} needs a name and a valid email address.")
+            raise ValueError(_("Player %(n)s needs a name and a valid email address.", n=i + 1))
         language = form.get(f"language{i}", "en")
         players.append({"name": name[:100], "email": email,
                         "language": language if language in LANGUAGES else "en"})
     options = {key: _option(form, key, default) for key, default in RULES[rules_name].options.items()}
     host_email = form.get("host_email", "").strip()
     if host_email and not EMAIL.match(host_email):
-        raise ValueError("The host's email address is not valid.")
+        raise ValueError(_("The host's email address is not valid."))
     return store.create_game(rules_name, players, options, title=form.get("title", "").strip(),
                              host_email=host_email)
 
@@ -94,12 +102,12 @@ def _option(form, key, default):
         try:
             return int(raw) if raw not in (None, "") else default
         except ValueError:
-            raise IllegalAction(f"option {key} takes a whole number") from None
+            raise IllegalAction(_("option %(key)s takes a whole number", key=key)) from None
     return raw if raw is not None else default
 
 
 def _game(game_id) -> Game:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
-        abort(404, "There is no such game.")
+        abort(404, _("There is no such game."))
     return game

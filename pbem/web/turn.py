@@ -5,13 +5,14 @@ import datetime as dt
 import json
 
 from flask import Blueprint, current_app, redirect, render_template, request
+from flask_babel import gettext as _
 
 from .. import links, notify, store
 from ..database import write_transaction
 from ..games import IllegalAction
 from ..models import Link, Seat, utcnow
 from ..games.base import current_language
-from . import present
+from . import present, results
 from .common import check_link, check_link_to_act, parse_seq, turn_payload
 from .present import presenter_for
 
@@ -32,7 +33,11 @@ def render_link_error(exc: links.LinkError):
     return render_template("link_error.html", error=exc, game=game, renewable=renewable)
 
 
-def page(game, seat, state=None, message=None, error=None, status=200):
+def page(game, seat, state=None, message=None, error=None, status=200, done=None,
+         turn_start=None):
+    """The seat's turn page: board, public facts, hidden holdings, actions and the log.
+    `done`: lines saying what the player's last action did; `turn_start`: the seq at which
+    the seat's current turn began (what came before it since their last turn is new)."""
     payload = turn_payload(game, seat, state)
     names = store.names_of(game)
     rules = store.rules_of(game)
@@ -41,20 +46,50 @@ def page(game, seat, state=None, message=None, error=None, status=200):
     choices = present.choices(
         presenter, payload["actions"], payload["view"],
         lambda a: notify.fill_names(rules.describe(state, seat, a), names))
-    seen = Seat.get(Seat.game == game, Seat.index == seat).seen_seq
     language = current_language()
-    log = [(e, notify.fill_names(e.text(language), names), e.seq > seen)
-           for e in game.events.order_by(store.Event.seq.desc()).limit(60)]
     return render_template("turn.html", game=game, seat=seat, names=names, payload=payload,
                            view=payload["view"], presenter=presenter, choices=choices,
-                           log=log, message=message, error=error,
+                           log=game_log(game, seat, names, language, turn_start),
+                           message=message, error=error, done=done or [],
+                           summary=results.summary(payload["result"], names),
                            token=request.view_args["token"]), status
+
+
+LOG_LINES = 80
+
+
+def game_log(game, seat, names, language, turn_start=None):
+    """The latest public lines, newest first, as (event, text, new): `new` marks what others
+    did since this seat's previous turn (the events of seq 0 and the seat's own choices are
+    never "new")."""
+    turn_start = game.seq if turn_start is None else turn_start
+    last_own = (store.Event.select(store.Event.seq)
+                .where(store.Event.game == game, store.Event.seat == seat,
+                       store.Event.automatic == False,  # noqa: E712 - peewee expression
+                       store.Event.seq <= turn_start)
+                .order_by(store.Event.seq.desc()).first())
+    since = last_own.seq if last_own is not None else 0
+    events = game.events.order_by(store.Event.seq.desc()).limit(LOG_LINES)
+    return [(e, notify.fill_names(e.text(language), names),
+             e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic))
+            for e in events]
+
+
+def done_lines(game, since_seq, names, language) -> list[str]:
+    """What the events from `since_seq` on said: the player's action and what it set off."""
+    events = game.events.where(store.Event.seq >= since_seq).order_by(store.Event.seq)
+    return [notify.fill_names(e.text(language), names) for e in events]
 
 
 @bp.get("/turn/<token>")
 def show(token):
     access = check_link(token)
-    return page(store.get_game(access.game_id), access.seat)
+    game = store.get_game(access.game_id)
+    done = None
+    since = request.args.get("done", "")
+    if since.isdigit() and 0 < int(since) <= game.seq:
+        done = done_lines(game, int(since), store.names_of(game), current_language())
+    return page(game, access.seat, done=done, turn_start=access.link.turn_seq)
 
 
 @bp.post("/turn/<token>")
@@ -66,7 +101,7 @@ def act(token):
     except (ValueError, json.JSONDecodeError):
         access = access or check_link(token)
         return page(store.get_game(access.game_id), access.seat, status=400,
-                    error="The form was incomplete: choose an action.")
+                    error=_("The form was incomplete: choose an action."))
     try:
         access = check_link_to_act(token, seq)
     except store.StaleSeq:
@@ -76,15 +111,21 @@ def act(token):
         applied = store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq:
         return page(game, access.seat, status=409,
-                    error="This move was already played (perhaps from another tab). "
-                          "Here is the game as it stands now.")
+                    error=_("This move was already played (perhaps from another tab). "
+                            "Here is the game as it stands now."))
     except IllegalAction as exc:
-        return page(game, access.seat, error=f"That action is not allowed: {exc}", status=422)
+        return page(game, access.seat, status=422,
+                    error=_("That action is not allowed: %(why)s", why=str(exc)))
     link = Link.get_by_id(access.link.id)
     if link.spent_at is None:
-        return redirect(f"/turn/{token}", code=303)
-    return page(applied.game, access.seat, applied.state,
-                message="Your move is recorded. We will email you when it is your turn again.")
+        # still this seat's turn: the refreshed page says what the action did
+        return redirect(f"/turn/{token}?done={seq + 1}", code=303)
+    names = store.names_of(applied.game)
+    done = [notify.fill_names(e.text(current_language()), names) for e in applied.events]
+    over = applied.game.status == "over"
+    return page(applied.game, access.seat, applied.state, done=done,
+                message=_("The game is over.") if over else
+                _("Your move is recorded. We will email you when it is your turn again."))
 
 
 @bp.post("/turn/<token>/renew")
@@ -100,14 +141,14 @@ def renew(token):
         seat = Seat.get_or_none(Seat.game == game, Seat.index == found[1])
         if seat is None or game.status != "running" or seat.index not in rules.to_act(state):
             return render_template("renew.html", game=game, sent=False,
-                                   reason="It is not this seat's turn: there is nothing to do."), 409
+                                   reason=_("It is not this seat's turn: there is nothing to do.")), 409
         recent = (Link.select().where(Link.game == game, Link.seat == seat.index,
                                       Link.created_at > utcnow() - dt.timedelta(seconds=config["RENEW_INTERVAL"]))
                   .exists())
         if recent:
             return render_template("renew.html", game=game, sent=False,
-                                   reason="A link was emailed a few minutes ago: "
-                                          "please look for it in your inbox."), 429
+                                   reason=_("A link was emailed a few minutes ago: "
+                                            "please look for it in your inbox.")), 429
         notify.send_turn_mail(game, rules, state, seat, list(game.seats.order_by(Seat.index)),
                               kind="link")
     return render_template("renew.html", game=game, sent=True, reason=None)

@@ -1,0 +1,145 @@
+"""The replay viewer: any move of a game, rebuilt from its log, one step per request.
+
+Who sees what: a finished game shows everything (every seat's holdings); during a game a
+player, from one of their turn links, replays the views of their own seat, and a spectator
+the public view (seat None). States come from the log (`store.replay`'s way: setup from the
+seed, then apply); every CHECKPOINT-th state is kept in process so a step in a 2000-move game
+costs at most CHECKPOINT applications.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import Blueprint, abort, current_app, render_template, request
+from flask_babel import gettext as _
+
+from .. import links, notify, store
+from ..games.base import current_language
+from ..models import Event, Game, Link, utcnow
+from . import results
+from .present import presenter_for
+
+bp = Blueprint("replay", __name__)
+
+CHECKPOINT = 50
+CACHED_GAMES = 32
+WINDOW = 6                 # moves listed on each side of the current one
+_checkpoints: OrderedDict[int, dict[int, tuple[str, dict]]] = OrderedDict()
+_lock = threading.Lock()
+
+
+# -- rebuilding a step -----------------------------------------------------------------------------
+
+def _cached(game_id: int) -> dict[int, tuple[str, dict]]:
+    with _lock:
+        points = _checkpoints.setdefault(game_id, {})
+        _checkpoints.move_to_end(game_id)
+        while len(_checkpoints) > CACHED_GAMES:
+            _checkpoints.popitem(last=False)
+        return points
+
+
+def state_at(game: Game, step: int):
+    """(state after event `step`, that event), rebuilt from the nearest kept checkpoint."""
+    rules = store.rules_of(game)
+    points = _cached(game.id)
+    base = max((s for s in list(points) if s <= step), default=None)
+    state, event = None, None
+    if base is not None:
+        events = list(game.events.where(Event.seq >= base, Event.seq <= step)
+                      .order_by(Event.seq))
+        known_hash, dumped = points.get(base, (None, None))
+        if events and events[0].seq == base and events[0].hash == known_hash:
+            state, event, events = rules.load(dumped), events[0], events[1:]
+        else:                               # another game under this id (a new database)
+            points.clear()
+            base = None
+    if base is None:
+        events = list(game.events.where(Event.seq <= step).order_by(Event.seq))
+    for event in events:
+        if event.seq == 0:
+            creation = event.action
+            state = rules.setup(creation["players"], creation["seed"], creation["options"])
+        else:
+            state = rules.apply(state, event.seat, event.action)
+        if event.seq % CHECKPOINT == 0 and event.seq not in points:
+            points[event.seq] = (event.hash, rules.dump(state))
+    return state, event
+
+
+# -- pages -------------------------------------------------------------------------------------------
+
+@bp.errorhandler(links.LinkError)
+def link_error(exc: links.LinkError):
+    return render_template("link_error.html", error=exc, game=None, renewable=False), exc.status
+
+
+@bp.get("/games/<int:game_id>/replay")
+def spectator(game_id):
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        abort(404, _("There is no such game."))
+    return render(game, seat=None, base=f"/games/{game.id}/replay")
+
+
+@bp.get("/replay/<token>")
+def player(token):
+    game_id, seat = replay_access(token)
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        abort(404, _("There is no such game."))
+    return render(game, seat=seat, base=f"/replay/{token}")
+
+
+def replay_access(token: str) -> tuple[int, int]:
+    """(game, seat) of a turn link this seat was sent: a link spent because its turn passed
+    still replays what that seat saw; a forged, unknown, revoked or expired one does not."""
+    config = current_app.config
+    try:
+        access = links.check(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+        return access.game_id, access.seat
+    except links.LinkError as exc:
+        link = exc.link
+        if exc.status != 410 or link is None or exc.reason == "revoked":
+            raise
+        if link.expires_at <= utcnow():
+            raise
+        return link.game_id, link.seat
+
+
+def _step(game: Game) -> int:
+    raw = request.args.get("step", "")
+    if raw.strip().lstrip("-").isdigit():
+        return min(max(int(raw), 0), game.seq)
+    return 0
+
+
+def render(game: Game, seat: int | None, base: str):
+    rules = store.rules_of(game)
+    step = _step(game)
+    state, event = state_at(game, step)
+    names = store.names_of(game)
+    language = current_language()
+    over = game.status == "over"
+    view = rules.view(state, seat)
+    holdings = []
+    presenter = presenter_for(game.rules)
+    if over:
+        # a finished game shows everything: each seat's holdings at this step
+        holdings = [(s, names[s], rules.view(state, s)) for s in range(game.players)]
+    elif seat is not None:
+        holdings = [(seat, names[seat], view)]
+    lo, hi = max(0, step - WINDOW), min(game.seq, step + WINDOW)
+    nearby = [(e.seq, notify.fill_names(e.text(language), names))
+              for e in game.events.where(Event.seq >= lo, Event.seq <= hi).order_by(Event.seq)]
+    result = rules.result(state)
+    playing = request.args.get("play") == "1" and step < game.seq
+    return render_template(
+        "replay.html", game=game, rules=rules, seat=seat, names=names, view=view,
+        presenter=presenter, choices=[], payload={"seq": step, "to_act": rules.to_act(state),
+                                                  "actions": [], "result": result},
+        holdings=holdings, step=step, last=game.seq, event=event, base=base,
+        text=notify.fill_names(event.text(language), names) if event else "",
+        nearby=nearby, over=over, summary=results.summary(result, names), playing=playing,
+        to_act=rules.to_act(state))
