@@ -1,0 +1,146 @@
+"""Euphrat & Tigris, the card game: the table drawn from a seat's view, and the taps per action.
+
+Taps: a card = the colour in your hand (`hand:red`), then the end of a column (`col:3`) or an
+empty gap between two treasures* (`gap:2`); a leader = the leader (`leader:red`, in your supply
+or on the table), then a card (`slot:3-1`, `gap:2`); the catastrophe = `catastrophe`, then a
+card; a standing answer = its switch (`standing:score:always`). Everything else (pass, score
+or not, ships, commitments, the order of conflicts, the trader's exchange) is a button.
+"""
+from __future__ import annotations
+
+from pbem.games.tigris_cards.cards import COLOURS, COLUMN_LIMIT, DYNASTIES, LEADERS
+from pbem.web.present import Presenter
+
+PITCH = 44                 # one column (or row) of the table, in SVG units
+CARD = 40                  # a card's side; the rest is the space between cards
+PAD = 6
+PILE_STRIP = 58            # the victory piles under the table
+FILL = {"black": "#2b2b2b", "green": "#2e7d32", "red": "#c62828", "blue": "#1565c0",
+        "treasure": "#d4a017", None: "#7b5a43"}
+STANDING_ORDER = ("score", "reward", "commit", "exchange")
+
+
+def place_token(pos: dict) -> str:
+    """The token of a card on the table: `slot:<column>-<row>` or `gap:<gap>`."""
+    if "gap" in pos:
+        return f"gap:{pos['gap']}"
+    return f"slot:{pos['column']}-{pos['row']}"
+
+
+def dynasty(seat: int) -> str:
+    return DYNASTIES[seat % len(DYNASTIES)]
+
+
+class TigrisCardsPresenter(Presenter):
+    name = "tigris_cards"
+    board_template = "games/tigris_cards/board.html"
+    holdings_template = "games/tigris_cards/holdings.html"
+    public_template = "games/tigris_cards/public.html"
+    email_template = "games/tigris_cards/email.html"
+
+    fill = FILL
+    colours = COLOURS
+    leaders = LEADERS
+    standing_order = STANDING_ORDER
+
+    # ---- taps --------------------------------------------------------------------------------
+    def taps(self, action: dict, view: dict) -> list[str]:
+        kind = action.get("type")
+        if kind == "card":
+            target = f"gap:{action['gap']}" if "gap" in action else f"col:{action['column']}"
+            return [f"hand:{action['colour']}", target]
+        if kind == "leader":
+            return [f"leader:{action['colour']}", place_token(action)]
+        if kind == "catastrophe":
+            return ["catastrophe", place_token(action)]
+        if kind == "standing":
+            return [f"standing:{action['decision']}:{action['answer']}"]
+        return []
+
+    # ---- helpers for the templates -------------------------------------------------------------
+    def dynasty(self, seat) -> str:
+        return dynasty(seat) if isinstance(seat, int) else ""
+
+    def hand_groups(self, view: dict) -> list[tuple[str, int]]:
+        """The seat's hand as (face, how many), in the order of the colours."""
+        hand = view.get("hand") or []
+        return [(face, hand.count(face)) for face in COLOURS + ("treasure",) if face in hand]
+
+    def table(self, view: dict, seat) -> dict:
+        """Where everything on the table is drawn (SVG units)."""
+        columns, gaps = view["columns"], view["gaps"]
+        depth = max(len(c) + (1 if len(c) - 1 < COLUMN_LIMIT else 0) for c in columns)
+        top = PAD + PITCH                       # the treasures' row; the gap row is above it
+        cells, ends, leaders = [], [], []
+        for c, column in enumerate(columns):
+            x = PAD + c * PITCH
+            for r, slot in enumerate(column):
+                cell = self._cell(slot, x, top + r * PITCH, f"slot:{c}-{r}", seat, leaders)
+                cells.append(cell)
+            if len(column) - 1 < COLUMN_LIMIT:
+                ends.append({"x": x, "y": top + len(column) * PITCH, "token": f"col:{c}",
+                             "column": c})
+        gap_cells, empty_gaps = [], []
+        for g, slot in enumerate(gaps):
+            x = PAD + g * PITCH + PITCH // 2
+            if slot is None:
+                empty_gaps.append({"x": x, "y": PAD, "token": f"gap:{g}", "gap": g})
+            else:
+                gap_cells.append(self._cell(slot, x, PAD, f"gap:{g}", seat, leaders, gap=g))
+        width = 2 * PAD + 7 * PITCH + CARD
+        board_bottom = top + depth * PITCH + 2
+        piles = self._piles(view, width, board_bottom)
+        return {"width": width, "height": board_bottom + PILE_STRIP + PAD,
+                "cells": cells + gap_cells, "ends": ends, "empty_gaps": empty_gaps,
+                "leaders": leaders, "kingdoms": self._kingdoms(gaps, top, board_bottom),
+                "links": [{"x": PAD + g * PITCH + CARD, "y": top + CARD // 2 - 4}
+                          for g, slot in enumerate(gaps) if slot is not None],
+                "piles": piles, "card": CARD, "top": top, "pile_y": board_bottom}
+
+    def _cell(self, slot: dict, x: int, y: int, token: str, seat, leaders: list,
+              gap: int | None = None) -> dict:
+        cell = {"x": x, "y": y, "token": token, "gap": gap,
+                "star": bool(slot.get("treasure_star")),
+                "face_down": bool(slot.get("face_down"))}
+        if "ship" in slot:
+            cell.update(kind="ship", ship=slot["ship"],
+                        other=slot["ship"].split("-")[1], token=None)
+        else:
+            face = slot.get("card")
+            cell.update(kind="card" if face is not None else "back", face=face)
+        if "leader" in slot:
+            owner, colour = slot["leader"]
+            leaders.append({"x": x + CARD // 2, "y": y + CARD // 2, "seat": owner,
+                            "colour": colour, "dynasty": dynasty(owner),
+                            "token": f"leader:{colour}" if owner == seat else None})
+        return cell
+
+    @staticmethod
+    def _kingdoms(gaps: list, top: int, bottom: int) -> list[dict]:
+        """A light band behind each kingdom: neighbouring columns joined by connecting cards."""
+        bands, first = [], 0
+        for c in range(len(gaps) + 1):
+            if c == len(gaps) or gaps[c] is None:
+                bands.append({"x": PAD + first * PITCH - 3, "y": top - 3,
+                              "w": (c - first) * PITCH + CARD + 6,
+                              "h": bottom - top + 1, "joined": c > first})
+                first = c + 1
+        return bands
+
+    @staticmethod
+    def _piles(view: dict, width: int, y: int) -> list[dict]:
+        players = view["players"]
+        slot = (width - 2 * PAD) / players
+        return [{"seat": s, "x": round(PAD + s * slot, 1), "y": y + 6, "w": round(slot - 6, 1),
+                 "size": pile["size"], "top": pile["top"], "dynasty": dynasty(s)}
+                for s, pile in enumerate(view["piles"])]
+
+    def standing_rows(self, view: dict) -> list[tuple[str, str, list[str]]]:
+        """(decision, current answer, answers) for the standing-answers switches."""
+        from pbem.games.tigris_cards.engine import STANDING
+        standing = view.get("standing") or {}
+        return [(kind, standing.get(kind, "ask"), list(STANDING[kind]))
+                for kind in STANDING_ORDER if kind in STANDING]
+
+
+presenter = TigrisCardsPresenter()
