@@ -1,0 +1,157 @@
+"""Assyria drawn and tapped: the hex map as SVG, the farming columns, Assur and the tracks.
+
+Taps (the `data-tap` tokens that choose each action):
+  start, hut, build, extend   the hex                       ["hex:1,0"]
+  feed                        the unfed hut, then the food   ["hex:1,0", "food:grape-2"]
+  draft                       the drafted card               ["draft:joker"]
+  column                      the farming column             ["col:2"]
+  well                        the free well site             ["well:17"]
+  dignitary                   the dignitary's row in Assur   ["dig:highest"]
+  offering                    the space the disc moves to    ["offer:3"]
+  buy_food                    the card in the leftover column ["buy:date-3"]
+  buy_plow                    the plow pile                  ["plow"]
+  end_wells, end_actions      buttons                        []
+Feeding starts with the hut because the map is at the top of the page: tapping a hungry hut
+then highlights only the cards that can feed it.
+"""
+from __future__ import annotations
+
+import math
+
+from pbem.web.present import Presenter
+
+SIZE = 24                                  # hex radius (centre to corner) in SVG units
+ROOT3 = math.sqrt(3)
+SEAT_COLOURS = {"red": "#c8322b", "green": "#2f8f3a", "yellow": "#e8c21c", "blue": "#2a62b8"}
+SEAT_INK = {"red": "#fff", "green": "#fff", "yellow": "#222", "blue": "#fff"}
+REGION_FILL = {"river1": "#8fc3e6", "river2": "#8fc3e6", "inside": "#cfe2a0", "outside": "#ecd9a6"}
+FOOD_FILL = {"grape": "#7b3f8c", "palm": "#2e7d4f", "salt": "#e6e6e6", "barley": "#d9a521",
+             "date": "#8b5a2b", "joker": "#f3efe2", "plow": "#b9a27a"}
+FOOD_INK = {"grape": "#fff", "palm": "#fff", "salt": "#222", "barley": "#222", "date": "#fff",
+            "joker": "#222", "plow": "#222"}
+FOOD_LETTER = {"grape": "G", "palm": "P", "salt": "S", "barley": "B", "date": "D"}
+OFFERING_TRACK = (0, 1, 2, 2, 3, 3, 3, 4)
+DIGNITARY_PRICE = {"highest": 4, "middle": 3, "lower": 2}
+INFLUENCE = {"highest": 3, "middle": 2, "lower": 1}
+MAX_CAMELS = 10
+
+
+def hex_token(at) -> str:
+    return f"hex:{at[0]},{at[1]}"
+
+
+def centre(q: int, r: int) -> tuple[float, float]:
+    """Flat-topped hexes, odd columns half a hex lower (the map file's col/row)."""
+    row = r + (q - (q & 1)) // 2
+    x = SIZE + 1.5 * SIZE * q
+    y = ROOT3 / 2 * SIZE + ROOT3 * SIZE * (row + 0.5 * (q & 1))
+    return x, y
+
+
+def corners(x: float, y: float, size: float) -> str:
+    return " ".join(f"{x + size * math.cos(math.pi / 3 * i):.1f},{y + size * math.sin(math.pi / 3 * i):.1f}"
+                    for i in range(6))
+
+
+def card_parts(kind: str) -> tuple[str, int]:
+    """("grape", 2) for "grape-2"; ("joker", 1); ("plow", 1); ("played", 0)."""
+    if "-" in kind:
+        food, n = kind.split("-")
+        return food, int(n)
+    return kind, 1
+
+
+class AssyriaPresenter(Presenter):
+    name = "assyria"
+    board_template = "games/assyria/board.html"
+    holdings_template = "games/assyria/holdings.html"
+    public_template = "games/assyria/public.html"
+    email_template = "games/assyria/email.html"
+
+    seat_colours = SEAT_COLOURS
+    seat_ink = SEAT_INK
+    food_fill = FOOD_FILL
+    food_ink = FOOD_INK
+    food_letter = FOOD_LETTER
+    region_fill = REGION_FILL
+    offering_track = OFFERING_TRACK
+    dignitary_price = DIGNITARY_PRICE
+    influence = INFLUENCE
+    max_camels = MAX_CAMELS
+    hex_token = staticmethod(hex_token)
+    card_parts = staticmethod(card_parts)
+
+    # ------------------------------------------------------------ taps
+    def taps(self, action: dict, view: dict) -> list[str]:
+        kind = action.get("type")
+        if kind in ("start", "hut", "build", "extend"):
+            return [hex_token(action["hex"])]
+        if kind == "feed":
+            return [hex_token(action["hex"]), f"food:{action['card']}"]
+        if kind == "draft":
+            return [f"draft:{action['card']}"]
+        if kind == "column":
+            return [f"col:{action['column']}"]
+        if kind == "well":
+            return [f"well:{action['site']}"]
+        if kind == "dignitary":
+            return [f"dig:{action['dignitary']}"]
+        if kind == "offering":
+            return [f"offer:{view['seats'][view['seat']]['offering'] + action['camels']}"]
+        if kind == "buy_food":
+            return [f"buy:{action['card']}"]
+        if kind == "buy_plow":
+            return ["plow"]
+        return []
+
+    # ------------------------------------------------------------ the map's geometry
+    def layout(self, view: dict) -> dict:
+        """Everything the SVG map draws, hex by hex, with coordinates."""
+        huts = {tuple(h["hex"]): h["seat"] for h in view["huts"]}
+        zigs = {tuple(z["hex"]): z for z in view["ziggurats"]}
+        fed = {tuple(h) for h in view["fed"]}
+        feeding = view["phase"] == "feed" and view["active"] is not None
+        colours = view["colours"]
+        hexes, xs, ys = [], [], []
+        for cell in view["board"]:
+            q, r = cell["hex"]
+            x, y = centre(q, r)
+            xs.append(x)
+            ys.append(y)
+            hut = huts.get((q, r))
+            zig = zigs.get((q, r))
+            hexes.append({
+                "token": hex_token(cell["hex"]), "q": q, "r": r, "x": x, "y": y,
+                "points": corners(x, y, SIZE - 1.2), "food": cell["food"], "region": cell["region"],
+                "hut": None if hut is None else {
+                    "seat": hut, "colour": colours[hut],
+                    "hungry": feeding and hut == view["active"] and (q, r) not in fed},
+                "zig": None if zig is None else {"seat": zig["seat"], "level": zig["level"],
+                                                 "colour": colours[zig["seat"]]},
+            })
+        built = set(view["wells"])
+        sites = []
+        for i, site in enumerate(view["well_sites"]):
+            points = [centre(*h) for h in site]
+            sites.append({"i": i, "token": f"well:{i}", "built": i in built,
+                          "x": sum(p[0] for p in points) / 3, "y": sum(p[1] for p in points) / 3})
+        width = max(xs) + SIZE
+        height = max(ys) + ROOT3 / 2 * SIZE
+        return {"hexes": hexes, "wells": sites, "width": round(width + 2, 1),
+                "height": round(height + 2, 1), "size": SIZE}
+
+    def start_hexes(self, view: dict, choices: list) -> set:
+        return {c["taps"][0] for c in choices if c["taps"] and c["taps"][0].startswith("hex:")
+                and view["phase"] == "start"}
+
+    def unplaced_huts(self, view: dict, seat: int) -> int:
+        """Huts in stock, as the view counts them."""
+        return view["seats"][seat]["huts_in_stock"]
+
+    def assur(self, view: dict) -> list[dict]:
+        """The dignitaries top-down, each with its slots (seat or None)."""
+        return [{"name": d, "slots": view["dignitaries"][d], "price": DIGNITARY_PRICE[d],
+                 "influence": INFLUENCE[d]} for d in ("highest", "middle", "lower")]
+
+
+presenter = AssyriaPresenter()
