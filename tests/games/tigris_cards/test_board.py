@@ -1,0 +1,125 @@
+"""The card game's pages: every legal action can be chosen by tapping what the page shows.
+
+Random games are played through the store; at each decision the seat's turn page is rendered
+and each legal action's taps must all be `data-tap` tokens on that page, no two actions share
+their taps, and the actions without taps are buttons. Spectator pages and the email picture
+render from the same positions.
+"""
+from __future__ import annotations
+
+import html
+import random
+import re
+
+import pytest
+from flask import render_template
+
+from pbem import links, store
+from pbem.games import RULES
+from pbem.web.common import action_key
+from pbem.web.present import presenter_for
+
+TAP = re.compile(r'data-tap="([^"]+)"')
+CHOICE = re.compile(r'data-choice="([^"]+)"')
+RULES_NAME = "tigris_cards"
+
+
+def players(n):
+    return [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(n)]
+
+
+def turn_page(client, app, game, seat) -> str:
+    token = links.issue(app.config["SECRET_KEY"], game, seat, 3600)
+    answer = client.get(f"/turn/{token}")
+    assert answer.status_code == 200
+    return answer.get_data(as_text=True)
+
+
+def check_page(page: str, actions: list[dict], view: dict) -> None:
+    presenter = presenter_for(RULES_NAME)
+    tokens = set(TAP.findall(page))
+    buttons = {html.unescape(key) for key in CHOICE.findall(page)}
+    seen = {}
+    for action in actions:
+        taps = presenter.taps(action, view)
+        if not taps:
+            assert action_key(action) in buttons, f"no button for {action}"
+            continue
+        missing = [t for t in taps if t not in tokens]
+        assert not missing, f"{action}: taps {missing} are not on the page"
+        assert tuple(taps) not in seen, f"{action} and {seen.get(tuple(taps))} share {taps}"
+        seen[tuple(taps)] = action
+
+
+def play_and_check(app, client, count: int, seed: int, moves: int, every: int) -> set:
+    rng = random.Random(seed)
+    rules = RULES[RULES_NAME]
+    game, _ = store.create_game(RULES_NAME, players(count), seed=rng.randrange(10**9))
+    kinds = set()
+    for step in range(moves):
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        waiting = rules.to_act(state)
+        if not waiting:
+            break
+        seat = waiting[0]
+        actions = rules.legal_actions(state, seat)
+        decision = state["pending"]["kind"]
+        if step % every == 0 or decision != "action":
+            kinds.add(decision)
+            check_page(turn_page(client, app, game, seat), actions, rules.view(state, seat))
+        # lean towards the actions that build the table, so conflicts and ships happen
+        busy = [a for a in actions if a["type"] in ("card", "leader")]
+        action = rng.choice(busy if busy and rng.random() < 0.85 else actions)
+        store.append(game.id, seat, action, game.seq)
+    return kinds
+
+
+@pytest.mark.parametrize("count,seed", [(2, 1), (3, 2), (4, 3)])
+def test_every_legal_action_is_on_the_page(app, client, count, seed):
+    kinds = play_and_check(app, client, count, seed, moves=150, every=5)
+    assert {"action", "score"} <= kinds
+
+
+def test_taps_are_distinct_in_many_positions_without_pages():
+    """Many more positions through the presenter alone (no pages): distinct, non-empty taps
+    for every action that is drawn on the table or in the hand."""
+    rules, presenter = RULES[RULES_NAME], presenter_for(RULES_NAME)
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = rules.setup(2 + seed % 3, seed)
+        for _ in range(400):
+            waiting = rules.to_act(state)
+            if not waiting:
+                break
+            actions = rules.legal_actions(state, waiting[0])
+            view = rules.view(state, waiting[0])
+            taps = [tuple(presenter.taps(a, view)) for a in actions]
+            tapped = [t for t in taps if t]
+            assert len(tapped) == len(set(tapped))
+            for action, tap in zip(actions, taps):
+                if action["type"] in ("card", "leader", "catastrophe", "standing"):
+                    assert tap, action
+            state = rules.apply(state, waiting[0], rng.choice(actions))
+
+
+def test_spectator_page_and_email_picture(app, client):
+    rng = random.Random(5)
+    rules = RULES[RULES_NAME]
+    game, _ = store.create_game(RULES_NAME, players(3), seed=77)
+    for _ in range(60):
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        seat = rules.to_act(state)[0]
+        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+    game = store.get_game(game.id)
+    state = store.state_of(game)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert 'class="tc-board"' in page and "Your hand" not in page
+    presenter = presenter_for(RULES_NAME)
+    with app.test_request_context():
+        picture = render_template(presenter.email_template, view=rules.view(state, 1),
+                                  names=store.names_of(game), presenter=presenter)
+    assert "<table" in picture and "<svg" not in picture and "<img" not in picture
+    assert "P0" in picture and "Your hand" in picture
+
