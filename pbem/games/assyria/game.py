@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 
-from pbem.games.base import IllegalAction, check_options
+from pbem.games.base import IllegalAction, _, check_options, ngettext
 
 from . import engine as R
 from .board import board, coords, key
@@ -136,15 +136,17 @@ class Assyria:
             return None
         phase = state["phase"]
         if phase == "huts":
-            return f"Expansion: place a hut ({state['to_place']} left to place)"
+            return _("Expansion: place a hut ({n} left to place)").format(n=state["to_place"])
         if phase == "feed":
-            return f"Supply: feed a hut ({R.feedable(state, seat)} more can be fed)"
+            return _("Supply: feed a hut ({n} more can be fed)").format(n=R.feedable(state, seat))
+        if phase == "actions":
+            return _("Actions: spend your camels ({n} left) or end").format(
+                n=state["camels"][seat])
         return {
-            "start": "Choose your start hex for a ziggurat base",
-            "draft": "Initial draft: keep one food card",
-            "harvest": "Harvest: take a column of food cards",
-            "wells": "Wells: build a well or stop",
-            "actions": f"Actions: spend your camels ({state['camels'][seat]} left) or end",
+            "start": _("Choose your start hex for a ziggurat base"),
+            "draft": _("Initial draft: keep one food card"),
+            "harvest": _("Harvest: take a column of food cards"),
+            "wells": _("Wells: build a well or stop"),
         }[phase]
 
     def result(self, state) -> dict | None:
@@ -159,54 +161,67 @@ class Assyria:
         kind = action.get("type") if isinstance(action, dict) else None
         bd = board(state["players"])
         at = key(*action["hex"]) if kind and "hex" in action else None
-        where = f"{at} ({bd.food(at)}, {bd.region(at)})" if at in bd.hexes else ""
+        where = _("{hex} ({food}, {region})").format(
+            hex=at, food=food_name(bd.food(at)), region=region_name(bd.region(at))) \
+            if at in bd.hexes else ""
         if kind == "start":
-            return f"{p} put a ziggurat base on the start hex {where}."
+            return _("{p} put a ziggurat base on the start hex {where}.").format(p=p, where=where)
         if kind == "draft":
-            return f"{p} kept a {action['card']} card in the initial draft."
+            return _("{p} kept a {card} card in the initial draft.").format(
+                p=p, card=card_name(action["card"]))
         if kind == "column":
-            cards = ", ".join(R.kind(c) for c in state["columns"][action["column"]])
-            return f"{p} took farming column {action['column'] + 1} ({cards})."
+            cards = ", ".join(card_name(R.kind(c)) for c in state["columns"][action["column"]])
+            return _("{p} took farming column {n} ({cards}).").format(
+                p=p, n=action["column"] + 1, cards=cards)
         if kind == "hut":
-            return f"{p} placed a hut on {where}."
+            return _("{p} placed a hut on {where}.").format(p=p, where=where)
         if kind == "feed":
-            card = "a leftover symbol" if action["card"] == R.PLAYED else f"a {action['card']} card"
-            return f"{p} fed the hut on {where} with {card}."
+            card = _("a leftover symbol") if action["card"] == R.PLAYED else \
+                _("a {card} card").format(card=card_name(action["card"]))
+            return _("{p} fed the hut on {where} with {card}.").format(p=p, where=where, card=card)
         if kind == "well":
             hexes = ", ".join(bd.well_sites[action["site"]])
-            return f"{p} built a well between {hexes} and scored " \
-                   f"{R.WELL_POINTS[state['reign']]} points."
+            return _("{p} built a well between {hexes} and scored {n} points.").format(
+                p=p, hexes=hexes, n=R.WELL_POINTS[state["reign"]])
         if kind == "end_wells":
-            return f"{p} built no more wells."
+            return _("{p} built no more wells.").format(p=p)
         if kind == "build":
-            return f"{p} built a ziggurat on {where} for 6 camels."
+            return _("{p} built a ziggurat on {where} for {camels} camels.").format(
+                p=p, where=where, camels=R.ZIGGURAT_PRICE[1])
         if kind == "extend":
             level = state["ziggurats"][at][1] + 1
-            return f"{p} extended the ziggurat on {where} with a {R.LEVELS[level - 1]} piece " \
-                   f"for {R.ZIGGURAT_PRICE[level]} camels."
+            return _("{p} extended the ziggurat on {where} with a {piece} for {camels} camels."
+                     ).format(p=p, where=where, piece=piece_name(level),
+                              camels=R.ZIGGURAT_PRICE[level])
         if kind == "dignitary":
             d = action["dignitary"]
-            return f"{p} placed a hut with the {d} dignitary for {R.DIGNITARY_PRICE[d]} camels."
+            return _("{p} placed a hut with the {dignitary} for {camels} camels.").format(
+                p=p, dignitary=dignitary_name(d), camels=R.DIGNITARY_PRICE[d])
         if kind == "offering":
-            return f"{p} offered {action['camels']} camels to the gods."
+            n = action["camels"]
+            return ngettext("{p} offered {n} camel to the gods.",
+                            "{p} offered {n} camels to the gods.", n).format(p=p, n=n)
         if kind == "buy_food":
-            return f"{p} bought a {action['card']} card from the leftover column."
+            return _("{p} bought a {card} card from the leftover column.").format(
+                p=p, card=card_name(action["card"]))
         if kind == "buy_plow":
-            return f"{p} bought a plow for 2 camels."
+            return _("{p} bought a plow for {camels} camels.").format(p=p, camels=R.PLOW_PRICE)
         if kind == "end_actions":
-            return f"{p} ended their actions" + self._after_turn(state) + "."
-        return f"{p} acted."
+            return self._after_turn(state).format(p=p)
+        return _("{p} acted.").format(p=p)
 
     @staticmethod
     def _after_turn(state) -> str:
         """What the last player's end of actions sets off: a new turn, a flood or the end."""
         if state["queue"]:
-            return ""
+            return _("{p} ended their actions.")
         if state["turn"] < R.TURNS_PER_REIGN[state["reign"]]:
-            return "; the turn is over and a new expansion card is drawn"
+            return _("{p} ended their actions; the turn is over and a new expansion card "
+                     "is drawn.")
         if state["reign"] < R.REIGNS:
-            return f"; the flood ends reign {'I' * state['reign']}"
-        return "; the third flood ends the game"
+            return _("{p} ended their actions; the flood ends reign {reign}.").replace(
+                "{reign}", "I" * state["reign"])
+        return _("{p} ended their actions; the third flood ends the game.")
 
     # ------------------------------------------------------------ storage
     def dump(self, state) -> dict:
@@ -214,6 +229,34 @@ class Assyria:
 
     def load(self, data: dict) -> dict:
         return copy.deepcopy(data)
+
+
+# ---------------------------------------------------------------- names in the players' language
+def food_name(food: str) -> str:
+    return {"grape": _("grape"), "palm": _("palm"), "salt": _("salt"), "barley": _("barley"),
+            "date": _("date"), "joker": _("joker"), "plow": _("plow")}.get(food, food)
+
+
+def region_name(region: str) -> str:
+    return {"river1": _("upper river"), "river2": _("lower river"),
+            "inside": _("between the rivers"), "outside": _("outside")}.get(region, region)
+
+
+def card_name(card: str) -> str:
+    """"grape-2" -> "grape ×2"; "joker"; "plow"."""
+    if "-" not in card:
+        return food_name(card)
+    food, symbols = card.split("-")
+    return _("{food} ×{n}").format(food=food_name(food), n=symbols)
+
+
+def piece_name(level: int) -> str:
+    return {1: _("ziggurat base"), 2: _("middle piece"), 3: _("top piece")}[level]
+
+
+def dignitary_name(dignitary: str) -> str:
+    return {"highest": _("highest dignitary"), "middle": _("middle dignitary"),
+            "lower": _("lower dignitary")}[dignitary]
 
 
 # ---------------------------------------------------------------- checks with clear messages
