@@ -1,7 +1,7 @@
 """`TigrisCards`: Euphrat & Tigris, the card game, behind the `Rules` protocol."""
 from __future__ import annotations
 
-from pbem.games.base import IllegalAction, check_options
+from pbem.games.base import IllegalAction, _, check_options
 
 from . import views
 from .actions import canonical, legal_actions, why_illegal
@@ -87,7 +87,7 @@ class TigrisCards:
         try:
             return views.describe(state, seat, action)
         except Exception:
-            return f"{{p{seat}}} acted."
+            return _("{p} acted.").format(p=f"{{p{seat}}}")
 
     def result(self, state: dict) -> dict | None:
         if not state["over"]:

@@ -1,7 +1,9 @@
 """What a seat may see, and one public line for each action."""
 from __future__ import annotations
 
-from .cards import COLOURS, LEADERS, face_of, is_treasure
+from pbem.games.base import _
+
+from .cards import COLOURS, face_of, is_treasure
 from .scoring import colour_counts, final_ranking
 from .table import find_leader, slot_at, supply
 
@@ -36,30 +38,61 @@ def hand_faces(hand: list[int]) -> list[str]:
     return sorted((face_of(card) for card in hand), key=order.index)
 
 
+# ---- Words -------------------------------------------------------------------------------------
+def colour_name(colour: str) -> str:
+    """A colour (or "treasure") in the language being spoken."""
+    names = {"black": _("black"), "green": _("green"), "red": _("red"), "blue": _("blue"),
+             "treasure": _("treasure")}
+    return names.get(colour, colour)
+
+
+def leader_name(colour: str) -> str:
+    names = {"black": _("king"), "green": _("trader"), "red": _("priest"), "blue": _("farmer")}
+    return names[colour]
+
+
+def ship_name(ship: str) -> str:
+    names = {"blue-black": _("blue-black"), "blue-green": _("blue-green"),
+             "blue-red": _("blue-red")}
+    return names.get(ship, ship)
+
+
+def as_role(attacker: bool) -> str:
+    return _("as attacker") if attacker else _("as defender")
+
+
 # ---- Prompts -----------------------------------------------------------------------------------
 def prompt(st: dict, seat: int | None) -> str | None:
     pending = st["pending"]
     if st["over"] or pending is None or pending["seat"] != seat:
         return None
     kind = pending["kind"]
+    colour = colour_name(pending.get("colour", ""))
     if kind == "action":
-        return f"Your turn: action {3 - st['actions_left']} of 2"
+        return _("Your turn: action {n} of 2").format(n=3 - st["actions_left"])
     if kind == "score":
-        return f"Score a {pending['colour']} point with a {pending['colour']} card from your hand?"
+        return _("Score a {colour} point with a {colour} card from your hand?").format(
+            colour=colour)
     if kind == "reward":
-        return (f"You won the conflict: put a {pending['colour']} card from your hand "
-                "on your victory pile?")
+        return _("You won the conflict: put a {colour} card from your hand "
+                 "on your victory pile?").format(colour=colour)
     if kind == "ship":
-        return "Buy a ship with the four cards at the bottom of the column?"
+        return _("Buy a ship with the four cards at the bottom of the column?")
     if kind == "commit":
-        conflict = st["conflict"]
-        role = "attacker" if seat == conflict["attacker"] else "defender"
-        where = "Internal" if conflict["type"] == "internal" else "External"
-        return (f"{where} conflict over the {LEADERS[conflict['leader']]}: "
-                f"commit {pending['colour']} cards as {role}")
+        return commit_prompt(st, seat, colour)
     if kind == "order":
-        return "Choose which external conflict to settle next"
-    return "Trader's exchange: take a treasure for a red card from your hand?"
+        return _("Choose which external conflict to settle next")
+    return _("Trader's exchange: take a treasure for a red card from your hand?")
+
+
+def commit_prompt(st: dict, seat: int, colour: str) -> str:
+    conflict = st["conflict"]
+    if conflict["type"] == "internal":
+        text = _("Internal conflict over the {leader}: commit {colour} cards {as_role}")
+    else:
+        text = _("External conflict over the {leader}: commit {colour} cards {as_role}")
+    return text.format(leader=leader_name(conflict["leader"]), colour=colour,
+                       as_role=as_role(seat == conflict["attacker"]))
 
 
 def public_decision(st: dict) -> dict | None:
@@ -116,58 +149,76 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
 # ---- One public line per action ----------------------------------------------------------------
 def where(pos: dict) -> str:
     if "gap" in pos:
-        return f"the connecting card between columns {pos['gap'] + 1} and {pos['gap'] + 2}"
+        return _("the connecting card between columns {a} and {b}").format(
+            a=pos["gap"] + 1, b=pos["gap"] + 2)
     if pos["row"] == 0:
-        return f"the treasure* of column {pos['column'] + 1}"
-    return f"card {pos['row']} of column {pos['column'] + 1}"
+        return _("the treasure* of column {n}").format(n=pos["column"] + 1)
+    return _("card {row} of column {n}").format(row=pos["row"], n=pos["column"] + 1)
+
+
+def standing_line(decision: str) -> str:
+    lines = {
+        "score": _("{p} left a standing answer for score decisions."),
+        "commit": _("{p} left a standing answer for commit decisions."),
+        "reward": _("{p} left a standing answer for reward decisions."),
+        "exchange": _("{p} left a standing answer for exchange decisions."),
+    }
+    return lines[decision]
 
 
 def describe(st: dict, seat: int, action: dict) -> str:
     who, kind = f"{{p{seat}}}", action.get("type")
     pending = st["pending"] or {}
+    colour = colour_name(action.get("colour") or pending.get("colour", ""))
     if kind == "pass":
-        return f"{who} passed an action."
+        return _("{p} passed an action.").format(p=who)
     if kind == "leader":
         return describe_leader(st, seat, action)
     if kind == "card" and "gap" in action:
-        return (f"{who} placed a connecting card face down between columns "
-                f"{action['gap'] + 1} and {action['gap'] + 2}.")
+        return _("{p} placed a connecting card face down between columns {a} and {b}.").format(
+            p=who, a=action["gap"] + 1, b=action["gap"] + 2)
     if kind == "card":
-        return f"{who} placed a {action['colour']} card in column {action['column'] + 1}."
+        return _("{p} placed a {colour} card in column {n}.").format(
+            p=who, colour=colour, n=action["column"] + 1)
     if kind == "catastrophe":
         pos = {k: action[k] for k in ("gap", "column", "row") if k in action}
-        colour = face_of(slot_at(st, pos)["card"])
-        return f"{who} played the catastrophe and removed the {colour} card, {where(pos)}."
+        return _("{p} played the catastrophe and removed the {colour} card, {where}.").format(
+            p=who, colour=colour_name(face_of(slot_at(st, pos)["card"])), where=where(pos))
     if kind == "score" and pending.get("kind") == "reward":
-        return (f"{who} won the conflict and put a {action['colour']} card from hand "
-                "on the victory pile.")
+        return _("{p} won the conflict and put a {colour} card from hand "
+                 "on the victory pile.").format(p=who, colour=colour)
     if kind == "score":
-        return f"{who} scored 1 {action['colour']} point with a card from hand."
+        return _("{p} scored 1 {colour} point with a card from hand.").format(p=who, colour=colour)
     if kind == "no_score":
-        return f"{who} did not score a {pending['colour']} point."
+        return _("{p} did not score a {colour} point.").format(p=who, colour=colour)
     if kind == "ship":
-        return f"{who} bought the {action['ship']} ship in column {pending['column'] + 1}."
+        return _("{p} bought the {ship} ship in column {n}.").format(
+            p=who, ship=ship_name(action["ship"]), n=pending["column"] + 1)
     if kind == "no_ship":
-        return f"{who} did not buy a ship."
+        return _("{p} did not buy a ship.").format(p=who)
     if kind == "commit":
-        role = "attacker" if st["conflict"] and seat == st["conflict"]["attacker"] else "defender"
-        return f"{who} committed {action['count']} {pending['colour']} card(s) as {role}."
+        attacker = bool(st["conflict"]) and seat == st["conflict"]["attacker"]
+        return _("{p} committed {n} {colour} card(s) {as_role}.").format(
+            p=who, n=action["count"], colour=colour, as_role=as_role(attacker))
     if kind == "conflict":
-        return f"{who} chose to settle the {action['colour']} conflict next."
+        return _("{p} chose to settle the {colour} conflict next.").format(p=who, colour=colour)
     if kind == "exchange":
-        return (f"{who}'s trader took the treasure of column {action['column'] + 1}, "
-                f"putting a red card from hand in its place.")
+        return _("{p}'s trader took the treasure of column {n}, "
+                 "putting a red card from hand in its place.").format(
+            p=who, n=action["column"] + 1)
     if kind == "no_exchange":
-        return f"{who} did not exchange a treasure."
+        return _("{p} did not exchange a treasure.").format(p=who)
     if kind == "standing":
-        return f"{who} left a standing answer for {action['decision']} decisions."
-    return f"{who} acted."
+        return standing_line(action["decision"]).format(p=who)
+    return _("{p} acted.").format(p=who)
 
 
 def describe_leader(st: dict, seat: int, action: dict) -> str:
     pos = {k: action[k] for k in ("gap", "column", "row") if k in action}
-    name = LEADERS[action["colour"]]
+    name = leader_name(action["colour"])
     old = find_leader(st, seat, action["colour"])
     if old is None:
-        return f"{{p{seat}}} placed their {name} on {where(pos)}."
-    return f"{{p{seat}}} moved their {name} from {where(old)} to {where(pos)}."
+        return _("{p} placed their {leader} on {where}.").format(
+            p=f"{{p{seat}}}", leader=name, where=where(pos))
+    return _("{p} moved their {leader} from {old} to {new}.").format(
+        p=f"{{p{seat}}}", leader=name, old=where(old), new=where(pos))
