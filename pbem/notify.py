@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 from contextlib import contextmanager
 
 from flask import current_app, render_template
+from jinja2 import TemplateNotFound
+from markupsafe import Markup
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
@@ -41,6 +43,10 @@ def host_url(token: str) -> str:
 
 def game_url(game: Game) -> str:
     return absolute(f"/games/{game.id}")
+
+
+def replay_url(token: str) -> str:
+    return absolute(f"/replay/{token}")
 
 
 def _message_id(game: Game | None, kind: str) -> str:
@@ -100,7 +106,7 @@ def after_change(game: Game, rules, state, before: list[int]) -> None:
     if result is not None:
         links.spend(game, range(game.players), "turn_over")
         for seat in seats:
-            _game_over_mail(game, rules, seat, seats, result)
+            _game_over_mail(game, rules, state, seat, seats, result)
         return
     for index in now:
         if index not in before:
@@ -114,28 +120,56 @@ def _since_last_turn(game: Game, seat: Seat, names: list[str]) -> list[str]:
             if e.summary and not (e.seat == seat.index and not e.automatic)]
 
 
+def picture(presenter, **context) -> Markup:
+    """The game's small picture of the board for mail clients (its `email_template`), or
+    nothing: a broken picture must never stop a move from being recorded."""
+    if not presenter.email_template:
+        return Markup("")
+    try:
+        return Markup(render_template(presenter.email_template, presenter=presenter, **context))
+    except TemplateNotFound:
+        current_app.logger.warning("no email picture: %s is missing", presenter.email_template)
+        return Markup("")
+    except Exception:  # noqa: BLE001 - the mail goes out without its picture
+        current_app.logger.exception("the email picture %s failed", presenter.email_template)
+        return Markup("")
+
+
 def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
                    kind: str = "turn") -> str:
-    """Issue a fresh link for `seat` and mail it with what happened since its last turn."""
+    """Issue a fresh link for `seat` and mail it with what happened since its last turn, a
+    small picture of the board (the game's `email_template`) and what is asked."""
+    from .web.present import presenter_for
     config = current_app.config
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     names = [s.name for s in seats]
+    presenter = presenter_for(game.rules)
     with in_language(seat.language):
         view = rules.view(state, seat.index)
-        prompt = (view.get("prompt") if isinstance(view, dict) else None) or _("Your turn")
+        prompt = presenter.subject(view) or _("Your turn")
         queue(game, seat.index, kind, seat.email, f"[pbem] {game.title}: {prompt}",
               "turn", seat=seat, names=names, prompt=prompt, view=view, rules=rules,
-              happened=_since_last_turn(game, seat, names), link=turn_url(token),
+              presenter=presenter, happened=_since_last_turn(game, seat, names),
+              picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),
+              link=turn_url(token), replay_link=replay_url(token),
               max_age_days=config["LINK_MAX_AGE"] // 86400, game_link=game_url(game))
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     return token
 
 
-def _game_over_mail(game, rules, seat, seats, result) -> None:
+def _game_over_mail(game, rules, state, seat, seats, result) -> None:
+    from .web import results
+    from .web.present import presenter_for
     names = [s.name for s in seats]
     ranking = [[names[i] for i in tie] for tie in result.get("ranking", [])]
+    presenter = presenter_for(game.rules)
     with in_language(seat.language):
+        view = rules.view(state, seat.index)
         queue(game, seat.index, "over", seat.email,
               f"[pbem] {game.title}: " + _("the game is over"),
               "over", seat=seat, names=names, ranking=ranking, result=result,
-              happened=_since_last_turn(game, seat, names), game_link=game_url(game))
+              summary=results.summary(result, names), view=view, presenter=presenter,
+              picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),
+              happened=_since_last_turn(game, seat, names), game_link=game_url(game),
+              replay_link=absolute(f"/games/{game.id}/replay"),
+              record_link=absolute(f"/games/{game.id}/record.json"))

@@ -59,7 +59,8 @@ def summary(result: dict | None, names: list[str]) -> dict | None:
                      "score": _per_seat(result, "scores", seat), "details": details,
                      "bars": _bars(result, seat)})
     rows.sort(key=lambda r: (r["rank"] or 99, r["seat"]))
-    return {"rows": rows, "chart": _chart(rows)}
+    top = max((b["value"] for r in rows for b in r["bars"]), default=0)
+    return {"rows": rows, "chart": _chart(rows), "top": top}
 
 
 def _bars(result: dict, seat: int) -> list[dict]:
