@@ -1,18 +1,18 @@
 """One public line per action, in the rulebook's terms (nothing hidden: no swapped colours)."""
 from __future__ import annotations
 
-from pbem.games.base import IllegalAction
+from pbem.games.base import IllegalAction, _, ngettext
 
+from . import words
 from .board import COLORS, LEADER_COLORS, LEADERS, block_squares, from_rc, label
 from .rules import conflict_winner
-from .view import KINDS
 
 
 def describe(rules, state: dict, seat: int, action: dict) -> str:
     try:
         after = rules.apply(state, seat, action)
     except IllegalAction as error:
-        return f"{{p{seat}}} tried an illegal action ({error})."
+        return _("{p} tried an illegal action ({error}).").format(p=f"{{p{seat}}}", error=error)
     parts = [what(state, seat, action)]
     parts += outcome(state, after, action)
     parts += points_scored(state, after)
@@ -21,7 +21,7 @@ def describe(rules, state: dict, seat: int, action: dict) -> str:
     if not same_conflict(state["pending"], after["pending"]):
         parts += what_follows(after)
     if after["over"]:
-        parts.append("the game is over")
+        parts.append(_("the game is over"))
     return "; ".join(p for p in parts if p) + "."
 
 
@@ -31,47 +31,62 @@ def what(state: dict, seat: int, action: dict) -> str:
     kind = action["type"]
     at = from_rc(action.get("at")) if kind != "take_treasures" else None
     if kind == "place_leader":
-        return f"{who} placed their {action['leader']} on {label(at)}"
+        return _("{p} placed {leader} on {square}").format(
+            p=who, leader=words.their_leader(action["leader"]), square=label(at))
     if kind == "move_leader":
         old = state["leaders"][seat][LEADER_COLORS[action["leader"]]]
-        return f"{who} moved their {action['leader']} from {label(old)} to {label(at)}"
+        return _("{p} moved {leader} from {old} to {new}").format(
+            p=who, leader=words.their_leader(action["leader"]), old=label(old), new=label(at))
     if kind == "withdraw_leader":
         old = state["leaders"][seat][LEADER_COLORS[action["leader"]]]
-        return f"{who} withdrew their {action['leader']} from {label(old)}"
+        return _("{p} withdrew {leader} from {old}").format(
+            p=who, leader=words.their_leader(action["leader"]), old=label(old))
     if kind == "place_tile":
-        return f"{who} placed a {action['color']} tile ({KINDS[action['color']]}) on {label(at)}"
+        return _("{p} placed a {colour} tile ({kind}) on {square}").format(
+            p=who, colour=words.colour(action["color"]), kind=words.kind(action["color"]),
+            square=label(at))
     if kind == "place_catastrophe":
         cell = state["board"][at]
-        hit = f", destroying a {cell} tile" if cell in COLORS else ""
-        return f"{who} placed a catastrophe on {label(at)}{hit}"
+        if cell in COLORS:
+            return _("{p} placed a catastrophe on {square}, destroying a {colour} tile").format(
+                p=who, square=label(at), colour=words.colour(cell))
+        return _("{p} placed a catastrophe on {square}").format(p=who, square=label(at))
     if kind == "swap":
         n = len(action["tiles"])
-        return f"{who} swapped {n} tile{'s' if n != 1 else ''}"
+        return ngettext("{p} swapped {n} tile", "{p} swapped {n} tiles", n).format(p=who, n=n)
     if kind == "pass":
-        return f"{who} passed"
+        return _("{p} passed").format(p=who)
     if kind == "commit":
         return committed(state, who, action["tiles"])
     if kind == "choose_war":
-        return f"{who} chose the war of the {action['leader']}s to be fought next"
+        return _("{p} chose {war} to be fought next").format(
+            p=who, war=words.the_war(action["leader"]))
     if kind == "build_monument":
-        first, *_, last = block_squares(at)
-        return f"{who} built the {action['monument']} monument on {label(first)}-{label(last)}"
+        first, *_rest, last = block_squares(at)
+        return _("{p} built the {monument} monument on {first}-{last}").format(
+            p=who, monument=words.monument(action["monument"]), first=label(first),
+            last=label(last))
     if kind == "decline_monument":
-        return f"{who} declined to build a monument"
+        return _("{p} declined to build a monument").format(p=who)
     if kind == "take_treasures":
         squares = ", ".join(label(from_rc(rc)) for rc in action["at"])
-        return f"{who}'s trader took {len(action['at'])} treasure(s) from {squares}"
-    return f"{who} acted"
+        return _("{p}'s trader took {n} treasure(s) from {squares}").format(
+            p=who, n=len(action["at"]), squares=squares)
+    return _("{p} acted").format(p=who)
 
 
 def committed(state: dict, who: str, count: int) -> str:
     pending = state["pending"]
-    role = "attacker" if pending["committed"][0] is None else "defender"
     color = "red" if pending["kind"] == "revolt" else pending["color"]
-    conflict = ("the revolt" if pending["kind"] == "revolt"
-                else f"the war of the {LEADERS[pending['color']]}s")
-    tiles = f"{count} {color} tile{'s' if count != 1 else ''}"
-    return f"{who} committed {tiles} as the {role} in {conflict}"
+    conflict = (_("in the revolt") if pending["kind"] == "revolt"
+                else words.in_the_war(LEADERS[pending["color"]]))
+    if pending["committed"][0] is None:
+        line = ngettext("{p} committed {n} {colour} tile as the attacker {conflict}",
+                        "{p} committed {n} {colour} tiles as the attacker {conflict}", count)
+    else:
+        line = ngettext("{p} committed {n} {colour} tile as the defender {conflict}",
+                        "{p} committed {n} {colour} tiles as the defender {conflict}", count)
+    return line.format(p=who, n=count, colour=words.colour(color), conflict=conflict)
 
 
 def outcome(state: dict, after: dict, action: dict) -> list[str]:
@@ -80,14 +95,17 @@ def outcome(state: dict, after: dict, action: dict) -> list[str]:
     if action["type"] != "commit" or pending["committed"][0] is None:
         return []
     done = dict(pending, committed=[pending["committed"][0], action["tiles"]])
-    winner, _ = conflict_winner(done)
+    winner, _loser = conflict_winner(done)
     attack = done["strength"][0] + done["committed"][0]
     defence = done["strength"][1] + done["committed"][1]
-    name = "revolt" if pending["kind"] == "revolt" else f"war of the {LEADERS[pending['color']]}s"
+    name = (_("the revolt") if pending["kind"] == "revolt"
+            else words.the_war(LEADERS[pending["color"]]))
     removed = sum(after["out"].values()) - sum(state["out"].values()) - action["tiles"]
-    extra = f", removing {removed} tile{'s' if removed != 1 else ''}" if removed else ""
+    extra = (ngettext(", removing {n} tile", ", removing {n} tiles", removed).format(n=removed)
+             if removed else "")
     high, low = max(attack, defence), min(attack, defence)        # the winner's total first
-    return [f"{{p{winner}}} won the {name} {high}:{low}{extra}"]
+    return [_("{p} won {conflict} {high}:{low}{extra}").format(
+        p=f"{{p{winner}}}", conflict=name, high=high, low=low, extra=extra)]
 
 
 def points_scored(state: dict, after: dict) -> list[str]:
@@ -96,14 +114,17 @@ def points_scored(state: dict, after: dict) -> list[str]:
         for color in COLORS:
             gain = after["points"][s][color] - state["points"][s][color]
             if gain:
-                parts.append(f"{{p{s}}} scored {gain} {color} point{'s' if gain != 1 else ''}")
+                parts.append(ngettext("{p} scored {n} {colour} point",
+                                      "{p} scored {n} {colour} points", gain).format(
+                    p=f"{{p{s}}}", n=gain, colour=words.colour(color)))
     return parts
 
 
 def treasures_taken(state: dict, after: dict, action: dict) -> list[str]:
     if action["type"] == "take_treasures":
         return []
-    return [f"{{p{s}}}'s trader took {n} treasure{'s' if n != 1 else ''}"
+    return [ngettext("{p}'s trader took {n} treasure", "{p}'s trader took {n} treasures",
+                     n).format(p=f"{{p{s}}}", n=n)
             for s in range(state["players"])
             if (n := after["treasures_taken"][s] - state["treasures_taken"][s])]
 
@@ -117,7 +138,8 @@ def leaders_home(state: dict, after: dict, seat: int, action: dict) -> list[str]
         for color in COLORS:
             if (state["leaders"][s][color] is not None and after["leaders"][s][color] is None
                     and not (s == seat and color == moved)):
-                parts.append(f"{{p{s}}}'s {LEADERS[color]} went home")
+                parts.append(_("{leader} went home").format(
+                    leader=words.whose_leader(LEADERS[color], f"{{p{s}}}")))
     return parts
 
 
@@ -135,13 +157,20 @@ def what_follows(after: dict) -> list[str]:
     kind = pending["kind"]
     if kind == "revolt":
         name = LEADERS[pending["color"]]
-        return [f"a revolt follows: {{p{pending['attacker']}}}'s {name} against "
-                f"{{p{pending['defender']}}}'s ({pending['strength'][0]}:{pending['strength'][1]})"]
+        attacker, defender = f"{{p{pending['attacker']}}}", f"{{p{pending['defender']}}}"
+        return [_("a revolt follows: {attacker_leader} against {defender}'s ({a}:{d})").format(
+            attacker_leader=words.whose_leader(name, attacker), defender=defender,
+            defender_leader=words.whose_leader(name, defender),
+            a=pending["strength"][0], d=pending["strength"][1])]
     if kind == "war":
-        return [f"war of the {LEADERS[pending['color']]}s: {{p{pending['attacker']}}} attacks "
-                f"{{p{pending['defender']}}} ({pending['strength'][0]}:{pending['strength'][1]})"]
+        return [_("{war}: {attacker} attacks {defender} ({a}:{d})").format(
+            war=words.war_title(LEADERS[pending["color"]]),
+            attacker=f"{{p{pending['attacker']}}}", defender=f"{{p{pending['defender']}}}",
+            a=pending["strength"][0], d=pending["strength"][1])]
     if kind == "war_order":
-        return ["wars follow: " + ", ".join(LEADERS[c] + "s" for c in pending["colors"])]
+        wars = ", ".join(words.leaders_plural(LEADERS[c]) for c in pending["colors"])
+        return [_("wars follow: {wars}").format(wars=wars)]
     if kind == "monument":
-        return [f"{{p{pending['seat']}}} may build a monument"]
-    return [f"{{p{pending['seat']}}}'s trader must choose which treasures to take"]
+        return [_("{p} may build a monument").format(p=f"{{p{pending['seat']}}}")]
+    return [_("{p}'s trader must choose which treasures to take").format(
+        p=f"{{p{pending['seat']}}}")]

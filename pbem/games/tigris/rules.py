@@ -9,7 +9,7 @@ import copy
 import itertools
 import random
 
-from pbem.games.base import IllegalAction, check_options
+from pbem.games.base import IllegalAction, _, check_options
 
 from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
                     CORNER_TREASURES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
@@ -19,6 +19,11 @@ from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
 OPTIONS = {"english_variant": False, "open_scoring": False}
 ACTIONS_PER_TURN = 2
 END_TREASURES = 2          # the game ends after a turn with this many treasures or fewer
+
+
+def N_(message: str) -> str:
+    """Marks a message for the translation catalogue; it is translated where it is shown."""
+    return message
 
 
 # --- Setup -------------------------------------------------------------------
@@ -265,7 +270,7 @@ def swap(state: dict, seat: int, tiles: list[str]) -> None:
         state["hands"][seat][color] -= 1
         state["out"][color] += 1
     if len(state["bag"]) < len(tiles):
-        end_game(state, "the bag could not refill a hand during a swap")
+        end_game(state, N_("the bag could not refill a hand during a swap"))
         return
     draw(state, seat, len(tiles))
     state["steps"] = ["end_action"]
@@ -515,12 +520,12 @@ def step_end_turn(state: dict) -> None:
     order = [active] + [s for s in state["turn"]["committers"] if s != active]
     needs = [(s, HAND_SIZE - sum(state["hands"][s].values())) for s in order]
     if sum(n for _, n in needs) > len(state["bag"]):
-        end_game(state, "the bag could not refill every hand to 6")
+        end_game(state, N_("the bag could not refill every hand to 6"))
         return
     for seat, n in needs:
         draw(state, seat, n)
     if len(state["treasures"]) <= END_TREASURES:
-        end_game(state, "only 2 or fewer treasures remain on the board")
+        end_game(state, N_("only 2 or fewer treasures remain on the board"))
         return
     state["turn"] = new_turn((active + 1) % state["players"])
 
@@ -815,7 +820,7 @@ class TigrisRules:
                 "points": {str(s): dict(state["points"][s]) for s in range(state["players"])},
                 "treasures": {str(s): state["treasures_taken"][s]
                               for s in range(state["players"])},
-                "end_reason": state["end_reason"]}
+                "end_reason": _(state["end_reason"])}
 
     def view(self, state: dict, seat: int | None) -> dict:
         from .view import view

@@ -1,6 +1,9 @@
 """What one seat may see: the public board plus its own screen (everything once over)."""
 from __future__ import annotations
 
+from pbem.games.base import _
+
+from . import words
 from .board import BOARD_ROWS, COLORS, CORNER_TREASURES, DYNASTIES, LEADERS, label, to_rc
 from .rules import face_down_squares, pending_seat
 
@@ -46,7 +49,7 @@ def view(rules, state: dict, seat: int | None) -> dict:
         out["hands"] = [dict(h) for h in state["hands"]]
         out["bag_tiles"] = list(state["bag"])
         out["seed"] = state["seed"]
-        out["end_reason"] = state["end_reason"]
+        out["end_reason"] = _(state["end_reason"]) if state["end_reason"] else None
     return out
 
 
@@ -89,15 +92,18 @@ def conflict(state: dict) -> dict | None:
 def prompt(state: dict, seat: int) -> str:
     pending = state["pending"]
     if pending is None:
-        return f"Your turn: action {state['turn']['actions_done'] + 1} of 2"
+        return _("Your turn: action {n} of 2").format(n=state["turn"]["actions_done"] + 1)
     kind = pending["kind"]
     if kind in ("revolt", "war"):
-        role = "attacker" if pending["committed"][0] is None else "defender"
         color = "red" if kind == "revolt" else pending["color"]
-        what = "Revolt" if kind == "revolt" else f"War of the {LEADERS[pending['color']]}s"
-        return f"{what}: commit {color} {KINDS[color]} tiles as the {role}"
+        what = _("Revolt") if kind == "revolt" else words.war_prompt(LEADERS[pending["color"]])
+        if pending["committed"][0] is None:
+            line = _("{conflict}: commit {colour} {kind} tiles as the attacker")
+        else:
+            line = _("{conflict}: commit {colour} {kind} tiles as the defender")
+        return line.format(conflict=what, colour=words.colour(color), kind=words.kind(color))
     if kind == "war_order":
-        return "Choose which war is fought next"
+        return _("Choose which war is fought next")
     if kind == "monument":
-        return "Build a monument on the square you completed, or decline"
-    return "Your trader takes treasures: choose which"
+        return _("Build a monument on the square you completed, or decline")
+    return _("Your trader takes treasures: choose which")
