@@ -81,3 +81,88 @@ def test_the_page_speaks_hungarian(app):
     html = rendered(app, view, seat, [], "hu")
     assert "Legmagasabb méltóság" in html and "kunyhó" in html.lower()
     assert "zikkurat" in view["prompt"].lower() or "ziggurat" in view["prompt"].lower()
+
+
+# -- in a real browser, from the emails ------------------------------------------------------------
+
+LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
+PLAYERS = [{"name": "Ann", "email": "ann@example.org", "language": "en"},
+           {"name": "Bea", "email": "bea@example.org", "language": "hu"}]
+
+
+def emailed_link(smtp, address):
+    found = [m for msg in smtp.inbox.to(address) for m in LINK.findall(smtp.inbox.text(msg))]
+    assert found, f"no turn link was mailed to {address}"
+    return found[-1]
+
+
+def tap(page, selector):
+    """Tap the first highlighted element matching `selector`; return its token."""
+    element = page.locator(f"{selector}.tappable").first
+    token = element.get_attribute("data-tap")
+    element.click()
+    assert page.locator(f'[data-tap="{token}"].chosen').count() >= 1
+    return token
+
+
+def confirm(page):
+    assert page.locator("#confirm").is_visible()
+    assert page.locator("#confirm-label").inner_text().strip()
+    page.locator("#confirm-yes").click()
+    page.wait_for_load_state()
+
+
+def test_first_turn_played_by_tapping_from_the_emails(live, smtp, phone):
+    from pbem import store
+    from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
+
+    game, _ = store.create_game("assyria", PLAYERS, seed=11)
+    played, fed, shots = [], 0, 0
+    feeder = None                       # the first player of the new turn order
+    while True:
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        phase, seat = state["phase"], state["active"]
+        if feeder is not None and (seat != feeder or phase != "feed") and fed:
+            break
+        live.deliver()
+        phone.goto(emailed_link(smtp, PLAYERS[seat]["email"]))
+        assert PLAYERS[seat]["name"] in phone.content()
+        assert_no_sideways_scroll(phone)
+        screenshot(phone, f"assyria-{shots:02d}-{phase}-{PLAYERS[seat]['name']}")
+        shots += 1
+        if phase == "start":
+            tap(phone, ".asy-map g.hex")
+        elif phase == "draft":
+            tap(phone, "[data-tap^='draft:']")
+        elif phase == "harvest":
+            tap(phone, ".asy-farming .column")
+        elif phase == "huts":
+            feeder = seat
+            tap(phone, ".asy-map g.hex")
+        elif phase == "feed":
+            hut = tap(phone, ".asy-map g.hex")
+            assert phone.locator(f'[data-tap="{hut}"] .hut.hungry').count() == 1
+            tap(phone, ".asy-feed .fcard")
+            fed += 1
+        else:
+            pytest.fail(f"unexpected phase {phase}")
+        confirm(phone)
+        assert "not allowed" not in phone.content()
+        played.append(phase)
+        assert store.get_game(game.id).seq > game.seq
+    live.deliver()
+    mail = smtp.inbox.to(PLAYERS[1]["email"])[-1].get_body(preferencelist=("html",)).get_content()
+    assert "Z1" in mail and "<svg" not in mail and "<img" not in mail
+    phone.goto("about:blank")           # a fresh document: no page CSP over the mail's styles
+    phone.set_content(mail)
+    widths = phone.evaluate("[...document.querySelectorAll('table')].map(t => t.offsetWidth)")
+    assert widths and max(widths) <= 360, widths          # the picture fits a phone's mail app
+    screenshot(phone, "assyria-email-hu")
+    for phase in ("start", "draft", "harvest", "huts", "feed"):
+        assert phase in played, f"no {phase} decision was played in the browser: {played}"
+    game = store.get_game(game.id)
+    state = store.state_of(game)
+    feedings = [e for e in game.events if e.seat == feeder and e.action.get("type") == "feed"]
+    assert len(feedings) >= fed >= 1
+    assert sum(s == feeder for s in state["huts"].values()) == len(feedings)   # the rest starved

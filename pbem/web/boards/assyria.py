@@ -154,4 +154,31 @@ class AssyriaPresenter(Presenter):
                  "influence": INFLUENCE[d]} for d in ("highest", "middle", "lower")]
 
 
+    def email_rows(self, view: dict) -> list[list[dict]]:
+        """The map as table rows for mail clients: each hex a cell two half-rows tall, odd
+        columns starting half a cell lower, so the table looks like the hex grid."""
+        huts = {tuple(h["hex"]): h["seat"] for h in view["huts"]}
+        zigs = {tuple(z["hex"]): z for z in view["ziggurats"]}
+        grid = {}
+        for cell in view["board"]:
+            q, r = cell["hex"]
+            grid[(q, r + (q - (q & 1)) // 2)] = {
+                "food": cell["food"], "fill": REGION_FILL[cell["region"]],
+                "hut": huts.get((q, r)), "zig": zigs.get((q, r))}
+        columns = max(c for c, _ in grid) + 1
+        half_rows = 2 * (max(r for _, r in grid) + 1)
+        rows = []
+        for h in range(half_rows):
+            row = []
+            for c in range(columns):
+                start = h - (c & 1)
+                if start >= 0 and start % 2 == 0:
+                    row.append({"span": 2 if h + 1 < half_rows else 1,
+                                "cell": grid.get((c, start // 2))})
+                elif start < 0:
+                    row.append({"span": 1, "cell": None})
+            rows.append(row)
+        return rows
+
+
 presenter = AssyriaPresenter()
