@@ -92,7 +92,8 @@ def conflict(state: dict) -> dict | None:
 def prompt(state: dict, seat: int) -> str:
     pending = state["pending"]
     if pending is None:
-        return _("Your turn: action {n} of 2").format(n=state["turn"]["actions_done"] + 1)
+        return _("Your turn: action {n} of {total}").format(
+            n=state["turn"]["actions_done"] + 1, total=2)
     kind = pending["kind"]
     if kind in ("revolt", "war"):
         color = "red" if kind == "revolt" else pending["color"]

@@ -104,8 +104,15 @@ class TigrisPresenter(Presenter):
         """Every token some legal action taps."""
         return {t for c in choices or [] for t in c["taps"]}
 
-    def squares(self, view: dict, seat) -> list[dict]:
+    def squares(self, view: dict, seat, names=None) -> list[dict]:
         """One entry per square: where it is, what is on it, and what tapping it means."""
+        kinds = {c: kind_name(c) for c in COLORS}
+        leader_names = {n: leader_name(n) for n in LEADER_ORDER}
+        dynasty_names = {d: dynasty_name(d) for d in DYNASTIES}
+        names = list(names or [])
+        words = {"catastrophe": _("catastrophe tile"), "treasure": _("treasure"),
+                 "framed": _("framed treasure (taken first)"),
+                 "unification": _("unification tile"), "down": _("face-down tile")}
         tiles = {tuple(t["at"]): t for t in view["tiles"]}
         leaders = {tuple(ld["at"]): ld for ld in view["leaders"]}
         catastrophes = {tuple(at) for at in view["catastrophes"]}
@@ -120,9 +127,23 @@ class TigrisPresenter(Presenter):
                 leader = leaders.get(at)
                 tile = tiles.get(at)
                 mine = leader is not None and seat is not None and leader["seat"] == seat
+                name = square_label(at)
+                titles = []
+                if tile:
+                    titles.append(words["down"] if tile["face_down"] else kinds[tile["color"]])
+                if at in catastrophes:
+                    titles.append(words["catastrophe"])
+                if at in treasures:
+                    titles.append(words["framed"] if treasures[at]["corner"] else words["treasure"])
+                if at == unification:
+                    titles.append(words["unification"])
+                if leader:
+                    owner = names[leader["seat"]] if leader["seat"] < len(names) else leader["seat"]
+                    titles.append(f"{owner}: {leader_names[leader['leader']]} "
+                                  f"({dynasty_names[leader['dynasty']]})")
                 out.append({
                     "r": r, "c": c, "x": MARGIN + c * CELL, "y": MARGIN + r * CELL,
-                    "label": square_label(at),
+                    "label": name, "title": f"{name}: {', '.join(titles)}" if titles else name,
                     "river": ground == "~", "framed": ground == "C",
                     "tile": tile, "leader": leader, "treasure": treasures.get(at),
                     "catastrophe": at in catastrophes, "unification": at == unification,

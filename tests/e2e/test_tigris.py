@@ -1,0 +1,118 @@
+"""Tigris & Euphrates on a phone: the board drawn from the view, every action reachable by taps,
+and turns played in a real browser from the links in the emails."""
+from __future__ import annotations
+
+import collections
+import random
+import re
+
+import pytest
+from flask import render_template_string
+
+from pbem import store
+from pbem.games import RULES
+from pbem.web import present
+from pbem.web.common import action_key
+from pbem.web.present import presenter_for
+from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
+
+RULES_T = RULES["tigris"]
+TAP = re.compile(r'data-tap="([^"]+)"')
+PAGE = ("{% include presenter.board_template %}{% include presenter.public_template %}"
+        "{% include presenter.holdings_template %}")
+EMAIL = "{% include presenter.email_template %}"
+PREFERRED = ("place_tile", "place_leader", "build_monument", "commit", "choose_war",
+             "take_treasures")
+
+
+def positions(seeds=range(8), moves=320, every=9):
+    """(state, seat to act) from seeded random games that favour building the board: every
+    decision in a conflict, monument or treasure, and every `every`-th ordinary position."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = RULES_T.setup(2 + seed % 3, seed)
+        for n in range(moves):
+            waiting = RULES_T.to_act(state)
+            if not waiting:
+                break
+            actions = RULES_T.legal_actions(state, waiting[0])
+            if state["pending"] is not None or n % every == 0:
+                yield state, waiting[0]
+            preferred = [a for a in actions if a["type"] in PREFERRED] or actions
+            state = RULES_T.apply(state, waiting[0], rng.choice(preferred))
+
+
+def render(view, seat, actions, template=PAGE):
+    presenter = presenter_for("tigris")
+    choices = present.choices(presenter, actions, view, lambda a: a["type"])
+    names = [f"Player {i}" for i in range(len(view["players"]))]
+    html = render_template_string(template, view=view, seat=seat, choices=choices,
+                                  names=names, presenter=presenter, payload={})
+    return html, choices
+
+
+# -- every legal action can be tapped --------------------------------------------------------------
+
+def test_every_action_has_its_own_taps_and_they_are_on_the_page(app):
+    seen = collections.Counter()
+    with app.test_request_context("/"):
+        for state, seat in positions():
+            view = RULES_T.view(state, seat)
+            actions = RULES_T.legal_actions(state, seat)
+            html, choices = render(view, seat, actions)
+            on_page = TAP.findall(html)
+            assert len(on_page) == len(set(on_page)), "a token is drawn twice"
+            on_page = set(on_page)
+            by_taps = {}
+            for action, choice in zip(actions, choices):
+                seen[action["type"]] += 1
+                taps = tuple(choice["taps"])
+                assert set(taps) <= on_page, (action, set(taps) - on_page)
+                if taps:
+                    assert taps not in by_taps, (action, by_taps.get(taps))
+                    by_taps[taps] = action
+            # no sequence of taps stops short on another action's complete taps by mistake:
+            # a complete sequence is never the proper prefix of a different action's taps,
+            # except a swap, which may go on with more colours
+            prefixes = {t[:k] for t in by_taps for k in range(1, len(t))}
+            for taps, action in by_taps.items():
+                assert action["type"] == "swap" or taps not in prefixes, action
+    assert set(seen) == {"place_leader", "move_leader", "withdraw_leader", "place_tile",
+                         "place_catastrophe", "swap", "pass", "commit", "choose_war",
+                         "build_monument", "decline_monument", "take_treasures"}, seen
+
+
+def test_buttons_are_only_for_decisions_that_need_no_place(app):
+    with app.test_request_context("/"):
+        for state, seat in positions(seeds=range(3), moves=200):
+            view = RULES_T.view(state, seat)
+            for action in RULES_T.legal_actions(state, seat):
+                taps = presenter_for("tigris").taps(action, view)
+                tapped = action["type"] not in ("pass", "commit", "choose_war",
+                                                "decline_monument", "take_treasures")
+                assert bool(taps) == tapped, action
+
+
+def test_spectators_and_waiting_seats_see_the_board_with_nothing_to_tap(app):
+    with app.test_request_context("/"):
+        for state, seat in list(positions(seeds=[3], moves=150, every=20)):
+            for who in (None, (seat + 1) % state["players"]):
+                view = RULES_T.view(state, who)
+                html, choices = render(view, who, RULES_T.legal_actions(state, who)
+                                       if who is not None else [])
+                assert choices == [] and "<svg" in html
+                assert "tg-tray" not in html if who is None else "tg-tray" in html
+                assert f'viewBox="0 0 ' in html
+
+
+def test_the_email_picture_is_a_table_of_coloured_cells(app):
+    state, seat = list(positions(seeds=[1], moves=120, every=40))[-1]
+    view = RULES_T.view(state, seat)
+    with app.test_request_context("/"):
+        html, _ = render(view, seat, [], EMAIL)
+    assert "<svg" not in html and "<img" not in html and "http" not in html
+    assert html.count("<tr>") == 12 and html.count("bgcolor=") == 16 * 11
+    for tile in view["tiles"]:
+        if not tile["face_down"]:
+            assert {"red": "#cf3d2e", "blue": "#2f6fc4", "green": "#2f8a3e",
+                    "black": "#33302c"}[tile["color"]] in html
