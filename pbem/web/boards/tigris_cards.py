@@ -75,7 +75,7 @@ class TigrisCardsPresenter(Presenter):
         for c, column in enumerate(columns):
             x = PAD + c * PITCH
             for r, slot in enumerate(column):
-                cell = self._cell(slot, x, top + r * PITCH, f"slot:{c}-{r}", seat, leaders)
+                cell = self._cell(slot, x, top + r * PITCH, {"column": c, "row": r}, seat, leaders)
                 cells.append(cell)
             if len(column) - 1 < COLUMN_LIMIT:
                 ends.append({"x": x, "y": top + len(column) * PITCH, "token": f"col:{c}",
@@ -86,7 +86,8 @@ class TigrisCardsPresenter(Presenter):
             if slot is None:
                 empty_gaps.append({"x": x, "y": PAD, "token": f"gap:{g}", "gap": g})
             else:
-                gap_cells.append(self._cell(slot, x, PAD, f"gap:{g}", seat, leaders, gap=g))
+                gap_cells.append(self._cell(slot, x, PAD, {"gap": g}, seat, leaders))
+        self._mark_conflict(view.get("conflict"), leaders)
         width = 2 * PAD + 7 * PITCH + CARD
         board_bottom = top + depth * PITCH + 2
         piles = self._piles(view, width, board_bottom)
@@ -97,9 +98,8 @@ class TigrisCardsPresenter(Presenter):
                           for g, slot in enumerate(gaps) if slot is not None],
                 "piles": piles, "card": CARD, "top": top, "pile_y": board_bottom}
 
-    def _cell(self, slot: dict, x: int, y: int, token: str, seat, leaders: list,
-              gap: int | None = None) -> dict:
-        cell = {"x": x, "y": y, "token": token, "gap": gap,
+    def _cell(self, slot: dict, x: int, y: int, at: dict, seat, leaders: list) -> dict:
+        cell = {"x": x, "y": y, "token": place_token(at),
                 "star": bool(slot.get("treasure_star")),
                 "face_down": bool(slot.get("face_down"))}
         if "ship" in slot:
@@ -111,9 +111,20 @@ class TigrisCardsPresenter(Presenter):
         if "leader" in slot:
             owner, colour = slot["leader"]
             leaders.append({"x": x + CARD // 2, "y": y + CARD // 2, "seat": owner,
-                            "colour": colour, "dynasty": dynasty(owner),
+                            "colour": colour, "dynasty": dynasty(owner), "at": at,
                             "token": f"leader:{colour}" if owner == seat else None})
         return cell
+
+    @staticmethod
+    def _mark_conflict(conflict: dict | None, leaders: list) -> None:
+        """Ring the two leaders of a conflict in progress (before it is resolved)."""
+        if not conflict or conflict.get("winner") is not None:
+            return
+        for side in ("attacker", "defender"):
+            at = conflict.get(f"{side}_at") or {}
+            for leader in leaders:
+                if leader["at"] == at and leader["seat"] == conflict[side]:
+                    leader["conflict"] = side
 
     @staticmethod
     def _kingdoms(gaps: list, top: int, bottom: int) -> list[dict]:
