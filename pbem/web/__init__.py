@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import flask_babel
 from flask import Flask, request
 
 
@@ -17,12 +18,24 @@ def register_blueprints(app: Flask) -> None:
     if app.config["ENV"] == "development":
         app.register_blueprint(dev.bp)
 
+    # Flask-Babel keeps the locale on `g`, which lives as long as the app context: a request
+    # made inside an outer app context (tests, commands) must choose its language afresh.
+    app.before_request_funcs.setdefault(None, []).insert(0, flask_babel.refresh)
+
     @app.context_processor
     def language_switch():
-        return {"lang_url": lang_url}
+        return {"lang_url": lang_url, "game_name": game_name}
 
 
 def lang_url(code: str) -> str:
     """This page in another language: the same path and query, with ?lang= set."""
     args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("lang", "done")]
     return request.path + "?" + urlencode(args + [("lang", code)])
+
+
+def game_name(rules_name: str, default: str = "") -> str:
+    """A game's name in the page's language."""
+    from flask_babel import gettext as _
+    names = {"tigris": _("Tigris & Euphrates"), "tigris_cards": _("Euphrat & Tigris: the card game"),
+             "assyria": _("Assyria")}
+    return names.get(rules_name, default or rules_name)
