@@ -116,3 +116,125 @@ def test_the_email_picture_is_a_table_of_coloured_cells(app):
         if not tile["face_down"]:
             assert {"red": "#cf3d2e", "blue": "#2f6fc4", "green": "#2f8a3e",
                     "black": "#33302c"}[tile["color"]] in html
+
+
+# -- in the browser, from the emails -----------------------------------------------------------------
+
+LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
+PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
+SEED = 2        # Ann holds 2 red tiles, Bob 3: a revolt between them is a real choice for both
+
+
+def links_for(smtp, address):
+    return [m for msg in smtp.inbox.to(address) for m in LINK.findall(smtp.inbox.text(msg))]
+
+
+def tap(page, *tokens):
+    for token in tokens:
+        page.locator(f'[data-tap="{token}"]').first.click()
+
+
+def confirm(page):
+    assert page.locator("#confirm").is_visible()
+    with page.expect_navigation():
+        page.locator("#confirm-yes").click()
+
+
+def play_button(page, text):
+    page.locator("button[data-choice]", has_text=text).first.click()
+    confirm(page)
+
+
+def legal(game, seat, action):
+    state = store.state_of(store.get_game(game.id))
+    assert action in RULES_T.legal_actions(state, seat), action
+    return action
+
+
+def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, phone):
+    game, _ = store.create_game("tigris", PLAYERS, seed=SEED)
+    live.deliver()
+    mail = smtp.inbox.to("ann@example.org")[-1]
+    assert "Your turn" in mail["Subject"]
+    picture = mail.get_body(preferencelist=("html",)).get_content()
+    assert picture.count("bgcolor=") == 16 * 11 and "<svg" not in picture
+
+    phone.goto(links_for(smtp, "ann@example.org")[-1])
+    assert "Your turn: action 1 of 2" in phone.content()
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-1-ann-first-action")
+    legal(game, 0, {"type": "place_leader", "leader": "king", "at": [6, 7]})
+    tap(phone, "leader:king")
+    assert "tappable" in phone.locator('[data-tap="sq:6-7"]').get_attribute("class")
+    assert "tappable" not in (phone.locator('[data-tap="sq:6-8"]').get_attribute("class") or "")
+    tap(phone, "sq:6-7")
+    assert "placed their king on H7" in phone.locator("#confirm-label").inner_text()
+    confirm(phone)
+
+    assert "Your turn: action 2 of 2" in phone.content()
+    assert phone.locator('[data-tap="leader:king"]').count() == 1      # now on the board
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-2-ann-second-action")
+    legal(game, 0, {"type": "place_tile", "color": "red", "at": [5, 7]})
+    tap(phone, "hand:red", "sq:5-7")
+    assert "Ann scored 1 red point" in phone.locator("#confirm-label").inner_text()
+    confirm(phone)
+
+    assert "Your move is recorded" in phone.content()
+    assert "Ann placed a red tile (temple) on H6; Ann scored 1 red point." in phone.content()
+    points = phone.locator(".holdings .tg-score .tg-pt")
+    assert [points.nth(i).inner_text() for i in range(4)] == ["1", "0", "0", "0"]
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-3-ann-recorded")
+
+    before = len(links_for(smtp, "bob@example.org"))
+    live.deliver()
+    assert len(links_for(smtp, "bob@example.org")) == before + 1
+    phone.goto(links_for(smtp, "bob@example.org")[-1])
+    assert "You are Bob" in phone.content() and "Your turn: action 1 of 2" in phone.content()
+    assert phone.locator('svg [data-tap="sq:5-7"]').count() == 1
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-4-bob-turn")
+
+
+def test_a_revolt_the_defender_answers_from_her_own_email(live, smtp, phone):
+    game, _ = store.create_game("tigris", PLAYERS, seed=SEED)
+    store.append(game.id, 0, legal(game, 0, {"type": "place_leader", "leader": "priest",
+                                             "at": [6, 7]}), 0)
+    store.append(game.id, 0, legal(game, 0, {"type": "pass"}), 1)
+    live.deliver()
+
+    phone.goto(links_for(smtp, "bob@example.org")[-1])
+    legal(game, 1, {"type": "place_leader", "leader": "priest", "at": [6, 9]})
+    tap(phone, "leader:priest", "sq:6-9")
+    assert "a revolt follows" in phone.locator("#confirm-label").inner_text()
+    confirm(phone)
+    assert "Revolt: commit red temple tiles as the attacker" in phone.content()
+    assert phone.locator("button[data-choice]").count() == 4          # 0 to 3 temples
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-5-revolt-bob-attacks")
+    play_button(phone, "committed 3 red tiles as the attacker")
+    assert "Your move is recorded" in phone.content()
+
+    live.deliver()
+    mail = smtp.inbox.to("ann@example.org")[-1]
+    assert "Revolt: commit red temple tiles as the defender" in mail["Subject"]
+    assert "Bob committed 3 red tiles as the attacker in the revolt" in smtp.inbox.text(mail)
+    phone.goto(links_for(smtp, "ann@example.org")[-1])
+    conflict = phone.locator(".tg-conflict").inner_text()
+    assert "Attacker: Bob, strength 1 + 3" in conflict and "Defender: Ann, strength 1" in conflict
+    assert phone.locator("button[data-choice]").count() == 3          # 0 to 2 temples
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-6-revolt-ann-defends")
+    play_button(phone, "committed 2 red tiles as the defender")
+    content = phone.content()
+    assert "Your move is recorded" in content
+    assert "Bob won the revolt 4:3; Bob scored 1 red point; Ann's priest went home." in content
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-7-revolt-decided")
+
+    state = store.state_of(store.get_game(game.id))
+    assert state["leaders"][0]["red"] is None and state["points"][1]["red"] == 1
+    live.deliver()
+    phone.goto(links_for(smtp, "bob@example.org")[-1])
+    assert "Your turn: action 2 of 2" in phone.content()
