@@ -12,6 +12,17 @@ from pbem.games.assyria import rules
 from pbem.games.base import speaking
 from pbem.web.present import choices as make_choices, presenter_for
 
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """Templates need an app, not a database: one SQLite app for the whole module."""
+    from tests.conftest import make_app
+    app = make_app(f"sqlite:///{tmp_path_factory.mktemp('assyria') / 'pages.db'}", 1)
+    yield app
+    from pbem.models import db
+    if not db.is_closed():
+        db.close()
+
+
 TAP = re.compile(r'data-tap="([^"]+)"')
 PAGES = ("board_template", "public_template", "holdings_template")
 

@@ -13,11 +13,14 @@ PHASE_ACTIONS = {
     "feed": {"feed"}, "wells": {"well", "end_wells"},
     "actions": {"build", "extend", "dignitary", "offering", "buy_food", "buy_plow", "end_actions"},
 }
-PHASE_NAMES = {
-    "start": "choosing start hexes", "draft": "the initial food draft", "harvest": "harvest",
-    "huts": "expansion: new huts", "feed": "expansion: supply", "wells": "expansion: wells",
-    "actions": "actions", "over": "game over",
-}
+
+
+def phase_name(phase: str) -> str:
+    return {
+        "start": _("choosing start hexes"), "draft": _("the initial food draft"),
+        "harvest": _("harvest"), "huts": _("expansion: new huts"), "feed": _("expansion: supply"),
+        "wells": _("expansion: wells"), "actions": _("actions"), "over": _("game over"),
+    }[phase]
 
 
 class Assyria:
@@ -66,19 +69,20 @@ class Assyria:
 
     def _check(self, state, seat, action) -> None:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("an action must be an object with a \"type\"")
+            raise IllegalAction(_("an action must be an object with a \"type\""))
         if state["active"] is None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         if seat != state["active"]:
-            raise IllegalAction(f"it is not seat {seat}'s turn to act")
+            raise IllegalAction(_("it is not seat {seat}'s turn to act").format(seat=seat))
         kind = action["type"]
         if kind not in PHASE_ACTIONS[state["phase"]]:
-            raise IllegalAction(f"cannot {kind!r} now: the game is in {PHASE_NAMES[state['phase']]}")
+            raise IllegalAction(_("cannot {kind!r} now: the game is in {phase}").format(
+                kind=kind, phase=phase_name(state["phase"])))
         problem = CHECKS[kind](state, seat, action)
         if problem:
             raise IllegalAction(problem)
         if action not in self.legal_actions(state, seat):
-            raise IllegalAction(f"{action} is not a legal action now")
+            raise IllegalAction(_("{action} is not a legal action now").format(action=action))
 
     @staticmethod
     def _do(state, seat, action) -> None:
@@ -254,6 +258,11 @@ def piece_name(level: int) -> str:
     return {1: _("ziggurat base"), 2: _("middle piece"), 3: _("top piece")}[level]
 
 
+def piece_left(level: int) -> str:
+    return {1: _("ziggurat base piece"), 2: _("middle ziggurat piece"),
+            3: _("top ziggurat piece")}[level]
+
+
 def dignitary_name(dignitary: str) -> str:
     return {"highest": _("highest dignitary"), "middle": _("middle dignitary"),
             "lower": _("lower dignitary")}[dignitary]
@@ -269,7 +278,7 @@ def _hex(state, action) -> str | None:
 
 
 def _need_hex(state, action) -> str | None:
-    return None if _hex(state, action) else "the action needs \"hex\": [q, r] of a hex on the board"
+    return None if _hex(state, action) else _("the action needs \"hex\": [q, r] of a hex on the board")
 
 
 def _check_start(state, seat, action):
@@ -280,13 +289,13 @@ def _check_start(state, seat, action):
 def _check_draft(state, seat, action):
     card = action.get("card")
     if not any(R.kind(c) == card for c in state["draft"]):
-        return f"there is no {card!r} card among the drafted cards"
+        return _("there is no {card!r} card among the drafted cards").format(card=card)
 
 
 def _check_column(state, seat, action):
     column = action.get("column")
     if type(column) is not int or column not in R.free_columns(state):
-        return f"column {column!r} is not a free farming column"
+        return _("column {column!r} is not a free farming column").format(column=column)
 
 
 def _check_hut(state, seat, action):
@@ -295,9 +304,9 @@ def _check_hut(state, seat, action):
         return problem
     h = _hex(state, action)
     if not R.is_empty(state, h):
-        return f"hex {h} is not empty"
+        return _("hex {h} is not empty").format(h=h)
     if h not in R.hut_hexes(state, seat):
-        return f"hex {h} is not next to one of your huts or ziggurats"
+        return _("hex {h} is not next to one of your huts or ziggurats").format(h=h)
 
 
 def _check_feed(state, seat, action):
@@ -306,11 +315,12 @@ def _check_feed(state, seat, action):
         return problem
     h, source = _hex(state, action), action.get("card")
     if state["huts"].get(h) != seat or h in state["fed"]:
-        return f"there is no unfed hut of yours on {h}"
+        return _("there is no unfed hut of yours on {h}").format(h=h)
     if source not in R.feeding_sources(state, seat):
-        return f"you have no {source!r} to feed with"
+        return _("you have no {source!r} to feed with").format(source=source)
     if not R.can_feed(state, seat, source, h):
-        return f"a {source} cannot feed the {board(state['players']).food(h)} hut on {h}"
+        return _("a {source} cannot feed the {food} hut on {h}").format(
+            source=card_name(source), food=food_name(board(state["players"]).food(h)), h=h)
     return None if action in R.feed_actions(state, seat) else \
         "feeding is compulsory: that choice would leave a hut unfed that your cards can feed"
 
@@ -318,10 +328,10 @@ def _check_feed(state, seat, action):
 def _check_well(state, seat, action):
     site = action.get("site")
     if type(site) is not int or not 0 <= site < len(board(state["players"]).well_sites):
-        return f"{site!r} is not a well site"
+        return _("{site!r} is not a well site").format(site=site)
     if site not in R.well_sites(state, seat):
-        return "a well needs a free site between three of your huts, none next to a ziggurat, " \
-               "and a well in stock"
+        return _("a well needs a free site between three of your huts, none next to a ziggurat, "
+                 "and a well in stock")
 
 
 def _check_nothing(state, seat, action):
@@ -334,15 +344,15 @@ def _check_build(state, seat, action):
         return problem
     h = _hex(state, action)
     if state["huts"].get(h) != seat:
-        return f"a ziggurat must replace one of your huts; there is none on {h}"
+        return _("a ziggurat must replace one of your huts; there is none on {h}").format(h=h)
     if board(state["players"]).on_river(h):
-        return "a ziggurat cannot be built on a river hex"
+        return _("a ziggurat cannot be built on a river hex")
     if R.touches_well(state, h):
-        return "a ziggurat cannot be built on a hex touching a well"
+        return _("a ziggurat cannot be built on a hex touching a well")
     if state["camels"][seat] < R.ZIGGURAT_PRICE[1]:
-        return "a ziggurat costs 6 camels"
+        return _("a ziggurat costs {camels} camels").format(camels=R.ZIGGURAT_PRICE[1])
     if not R.pieces_in_stock(state, seat, 1):
-        return "you have no ziggurat base left"
+        return _("you have no ziggurat base left")
 
 
 def _check_extend(state, seat, action):
@@ -352,47 +362,49 @@ def _check_extend(state, seat, action):
     h = _hex(state, action)
     owner, level = state["ziggurats"].get(h, (None, 0))
     if owner != seat:
-        return f"you have no ziggurat on {h}"
+        return _("you have no ziggurat on {h}").format(h=h)
     if level == 3:
-        return "that ziggurat is finished"
+        return _("that ziggurat is finished")
     if h in state["raised"]:
-        return "a ziggurat grows at most one level a turn"
+        return _("a ziggurat grows at most one level a turn")
     if state["camels"][seat] < R.ZIGGURAT_PRICE[level + 1]:
-        return f"the next piece costs {R.ZIGGURAT_PRICE[level + 1]} camels"
+        return _("the next piece costs {camels} camels").format(camels=R.ZIGGURAT_PRICE[level + 1])
     if not R.pieces_in_stock(state, seat, level + 1):
-        return f"you have no {R.LEVELS[level]} piece left"
+        return _("you have no {piece} left").format(piece=piece_left(level + 1))
 
 
 def _check_dignitary(state, seat, action):
     d = action.get("dignitary")
     if d not in R.DIGNITARIES:
-        return f"{d!r} is not a dignitary (highest, middle, lower)"
+        return _("{d!r} is not a dignitary (highest, middle, lower)").format(d=d)
     if None not in state["dignitaries"][d]:
-        return f"the {d} dignitary has no free slot"
+        return _("the {dignitary} has no free slot").format(dignitary=dignitary_name(d))
     if not R.huts_in_stock(state, seat):
-        return "you have no hut in stock"
+        return _("you have no hut in stock")
     if state["camels"][seat] < R.DIGNITARY_PRICE[d]:
-        return f"the {d} dignitary costs {R.DIGNITARY_PRICE[d]} camels"
+        return _("the {dignitary} costs {camels} camels").format(
+            dignitary=dignitary_name(d), camels=R.DIGNITARY_PRICE[d])
 
 
 def _check_offering(state, seat, action):
     camels = action.get("camels")
     if type(camels) is not int or camels not in R.offering_choices(state, seat):
-        return "an offering is 1 to 3 camels a turn, within your camels and the track"
+        return _("an offering is 1 to 3 camels a turn, within your camels and the track")
 
 
 def _check_buy_food(state, seat, action):
     if state["bought_food"][seat]:
-        return "you may buy only one food card a turn"
+        return _("you may buy only one food card a turn")
     if action.get("card") not in R.food_for_sale(state, seat):
-        return f"no {action.get('card')!r} card you can pay for is in the leftover column"
+        return _("no {card!r} card you can pay for is in the leftover column").format(
+            card=action.get("card"))
 
 
 def _check_buy_plow(state, seat, action):
     if state["plows"][seat]:
-        return "nobody may hold two plows"
+        return _("nobody may hold two plows")
     if not R.can_buy_plow(state, seat):
-        return "no plow is on the board or you lack 2 camels"
+        return _("no plow is on the board or you lack {camels} camels").format(camels=R.PLOW_PRICE)
 
 
 def _at(action) -> str:
