@@ -1,13 +1,17 @@
 """Legal actions: every action a seat may send now, exactly as `apply` accepts it,
-and a plain English reason when an action is not among them."""
+and a plain reason when an action is not among them (in the player's language where a player
+could meet it; malformed fields are answered in English, for programs)."""
 from __future__ import annotations
 
 import json
+
+from pbem.games.base import _
 
 from .cards import COLOURS, COLUMNS, GAPS
 from .engine import (STANDING, catastrophe_targets, column_open, count_in_hand, gap_open,
                      has_colour, leader_targets)
 from .table import slot_at
+from .views import colour_name, ship_name
 
 
 # ---- What each decision offers ------------------------------------------------------------------
@@ -86,16 +90,20 @@ def why_illegal(st: dict, seat: int, action: dict) -> str:
         return why_turn_action(st, seat, action)
     if kind == "commit":
         most = count_in_hand(st, seat, pending["colour"])
-        return (f"commit takes a whole number of {pending['colour']} cards from 0 to "
-                f"{most} (the {pending['colour']} cards in your hand)")
+        return _("commit takes a whole number of {colour} cards from 0 to {most} "
+                 "(the {colour} cards in your hand)").format(
+            colour=colour_name(pending["colour"]), most=most)
     if kind == "score":
-        return f"you may only score a {pending['colour']} card, and only if you hold one"
+        return _("you may only score a {colour} card, and only if you hold one").format(
+            colour=colour_name(pending["colour"]))
     if kind == "exchange" and not has_colour(st, seat, "red"):
-        return "the exchange needs a red card from your hand"
+        return _("the exchange needs a red card from your hand")
     if kind == "ship":
-        return f"the ships you may buy now are {', '.join(pending['ships'])}"
+        return _("the ships you may buy now are {ships}").format(
+            ships=", ".join(ship_name(ship) for ship in pending["ships"]))
     if kind == "conflict":
-        return f"the conflicts left to settle are {', '.join(pending['colours'])}"
+        return _("the conflicts left to settle are {colours}").format(
+            colours=", ".join(colour_name(colour) for colour in pending["colours"]))
     if kind == "exchange":
         cols = ", ".join(str(c + 1) for c in pending["columns"])
         return f"exchange takes a column index of a real treasure in the kingdom (columns {cols})"
@@ -110,7 +118,7 @@ def why_standing(st: dict, seat: int, action: dict) -> str:
         return f"a standing answer for {decision} is one of {', '.join(STANDING[decision])}"
     if st["prefs"][seat][decision] == answer:
         return f"your standing answer for {decision} is already {answer!r}"
-    return "a standing answer can only be left while you have a real choice to make"
+    return _("a standing answer can only be left while you have a real choice to make")
 
 
 def why_position(st: dict, action: dict) -> str | None:
@@ -135,20 +143,20 @@ def why_turn_action(st: dict, seat: int, action: dict) -> str:
         if kind == "leader" and action.get("colour") not in COLOURS:
             return f"a leader's colour is one of {', '.join(COLOURS)}"
         if kind == "catastrophe" and not st["catastrophes"][seat]:
-            return "you have already played your catastrophe"
+            return _("you have already played your catastrophe")
         bad = why_position(st, action)
         if bad:
             return bad
         slot = slot_at(st, {"gap": action["gap"]} if "gap" in action
                        else {"column": action["column"], "row": action["row"]})
         if slot is None:
-            return "there is no card there"
+            return _("there is no card there")
         if "ship" in slot:
-            return "a ship carries no leader and cannot be removed"
+            return _("a ship carries no leader and cannot be removed")
         if "leader" in slot:
-            return "that card carries a leader"
+            return _("that card carries a leader")
         if kind == "catastrophe" and action.get("row") == 0:
-            return "a catastrophe never removes a treasure*"
+            return _("a catastrophe never removes a treasure*")
     return f"that action has wrong or extra fields: {canonical(action)}"
 
 
@@ -157,16 +165,16 @@ def why_card(st: dict, seat: int, action: dict) -> str:
     if colour not in COLOURS:
         return f"a card's colour is one of {', '.join(COLOURS)}"
     if not has_colour(st, seat, colour):
-        return f"you hold no {colour} card"
+        return _("you hold no {colour} card").format(colour=colour_name(colour))
     bad = why_position(st, {k: v for k, v in action.items() if k in ("gap", "column")} | (
         {} if "gap" in action else {"row": 0}))
     if bad:
         return bad
     if "gap" in action:
         if st["gaps"][action["gap"]] is not None:
-            return "that gap already holds a connecting card"
-        return "a connecting card needs at least 3 cards under both treasures*"
+            return _("that gap already holds a connecting card")
+        return _("a connecting card needs at least 3 cards under both treasures*")
     if not column_open(st, action["column"]):
-        return f"column {action['column'] + 1} is full"
+        return _("column {n} is full").format(n=action["column"] + 1)
     return f"that action has wrong or extra fields: {canonical(action)}"
 

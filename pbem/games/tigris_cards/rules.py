@@ -61,7 +61,7 @@ class TigrisCards:
 
     def _check(self, state: dict, seat, action) -> None:
         if state["over"]:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         waiting = self.to_act(state)
         if seat not in waiting or type(seat) is not int:
             raise IllegalAction(f"seat {seat!r} is not to act now; the game waits for seat "
