@@ -123,3 +123,14 @@ def test_spectator_page_and_email_picture(app, client):
     assert "<table" in picture and "<svg" not in picture and "<img" not in picture
     assert "P0" in picture and "Your hand" in picture
 
+
+
+def test_the_turn_page_speaks_hungarian(app, client):
+    game, _ = store.create_game(RULES_NAME, players(2), seed=3)
+    token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
+    page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)
+    for words in ("Te következel: 1. akció a kettőből", "A kezedben", "Vezéreid", "katasztrófa",
+                  "Húzópakli", "Előre megadott válaszok", "kérdezz meg"):
+        assert words in page
+    for words in ("Your hand", "Your leaders", "Deck:", "Standing answers", "ask me"):
+        assert words not in page
