@@ -58,6 +58,12 @@ def dynasty_name(name: str) -> str:
     return {"bow": _("bow"), "bull": _("bull"), "pot": _("pot"), "lion": _("lion")}[name]
 
 
+def war_name(name: str) -> str:
+    """The same words as the engine's prompts (its catalogue translates them)."""
+    return {"king": _("War of the kings"), "priest": _("War of the priests"),
+            "farmer": _("War of the farmers"), "trader": _("War of the traders")}[name]
+
+
 def monument_name(name: str) -> str:
     first, second = name.split("/")
     return f"{colour_name(first)}/{colour_name(second)}"
@@ -78,6 +84,7 @@ class TigrisPresenter(Presenter):
     leader_name = staticmethod(leader_name)
     dynasty_name = staticmethod(dynasty_name)
     monument_name = staticmethod(monument_name)
+    war_name = staticmethod(war_name)
     square_label = staticmethod(square_label)
 
     def taps(self, action: dict, view: dict) -> list[str]:
