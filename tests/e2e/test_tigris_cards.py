@@ -1,6 +1,7 @@
-"""The card game in a real browser at 375 x 667, from the links in the emails: Ann places her
-priest and a red card by tapping and scores a red point from her hand; then Bob places a red
-card in her kingdom, and Ann answers the scoring decision from the link she is emailed."""
+"""The card game in a real browser at 375 x 667, from the links in the emails: Ann leaves a
+standing answer, places her priest and a red card by tapping and scores a red point from her
+hand; then Bob places a red card in her kingdom, and Ann answers the scoring decision from the
+link she is emailed."""
 from __future__ import annotations
 
 import re
@@ -13,6 +14,7 @@ from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
 ANN, BOB = "ann@example.org", "bob@example.org"
 PLAN = [  # (seat, action): what the players will tap, checked on the pure engine first
+    (0, {"type": "standing", "decision": "commit", "answer": "none"}),
     (0, {"type": "leader", "colour": "red", "column": 0, "row": 0}),
     (0, {"type": "card", "colour": "red", "column": 0}),
     (0, {"type": "score", "colour": "red"}),
@@ -76,6 +78,11 @@ def test_place_a_card_by_tapping_and_score_from_hand(live, smtp, phone):
     phone.goto(links_to(smtp, ANN)[-1])
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris_cards-1-ann-turn")
+    # a standing answer first: never commit cards to conflicts other players start
+    phone.locator("details.tc-standing summary").click()
+    tap(phone, "standing:commit:none")
+    confirm(phone)
+    assert store.state_of(Game.get_by_id(game.id))["prefs"][0]["commit"] == "none"
     tap(phone, "leader:red")
     assert "tappable" in phone.locator('[data-tap="slot:0-0"]').get_attribute("class")
     tap(phone, "slot:0-0")
