@@ -8,7 +8,8 @@ or not, ships, commitments, the order of conflicts, the trader's exchange) is a 
 """
 from __future__ import annotations
 
-from pbem.games.tigris_cards.cards import COLOURS, COLUMN_LIMIT, DYNASTIES, LEADERS
+from pbem.games.tigris_cards.cards import COLOURS, COLUMN_LIMIT, DYNASTIES
+from pbem.games.tigris_cards.engine import STANDING
 from pbem.web.present import Presenter
 
 PITCH = 44                 # one column (or row) of the table, in SVG units
@@ -40,7 +41,6 @@ class TigrisCardsPresenter(Presenter):
 
     fill = FILL
     colours = COLOURS
-    leaders = LEADERS
     standing_order = STANDING_ORDER
 
     # ---- taps --------------------------------------------------------------------------------
@@ -148,7 +148,6 @@ class TigrisCardsPresenter(Presenter):
 
     def standing_rows(self, view: dict) -> list[tuple[str, str, list[str]]]:
         """(decision, current answer, answers) for the standing-answers switches."""
-        from pbem.games.tigris_cards.engine import STANDING
         standing = view.get("standing") or {}
         return [(kind, standing.get(kind, "ask"), list(STANDING[kind]))
                 for kind in STANDING_ORDER if kind in STANDING]
