@@ -118,7 +118,7 @@ def test_the_email_picture_is_a_table_of_coloured_cells(app):
                     "black": "#33302c"}[tile["color"]] in html
 
 
-# -- in the browser, from the emails -----------------------------------------------------------------
+# -- in the browser, from the emails ---------------------------------------------------------
 
 LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]

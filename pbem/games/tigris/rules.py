@@ -11,6 +11,7 @@ import random
 
 from pbem.games.base import IllegalAction, _, check_options
 
+from . import words
 from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
                     CORNER_TREASURES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
@@ -162,13 +163,13 @@ def send_home_stranded(state: dict) -> list[tuple[int, str]]:
 def why_not_leader_square(state: dict, regions: Regions, i: int, down: set[int]) -> str | None:
     """Why a leader may not stand on square i (None: it may)."""
     if state["board"][i] != EMPTY or i in regions.leader_at:
-        return f"{label(i)} is not empty"
+        return _("{square} is not empty").format(square=label(i))
     if i in RIVER:
-        return f"{label(i)} is on the river, where no leader may stand"
+        return _("{square} is on the river, where no leader may stand").format(square=label(i))
     if temples_next_to(state, i, down) == 0:
-        return f"{label(i)} is not next to a temple"
+        return _("{square} is not next to a temple").format(square=label(i))
     if len(regions.kingdoms_next_to(i)) > 1:
-        return f"a leader on {label(i)} would join two kingdoms"
+        return _("a leader on {square} would join two kingdoms").format(square=label(i))
     return None
 
 
@@ -192,13 +193,15 @@ def start_leader_placement(state: dict, seat: int, color: str, i: int) -> None:
 def why_not_tile_square(state: dict, regions: Regions, color: str, i: int) -> str | None:
     """Why a tile of `color` may not go on square i (None: it may)."""
     if state["board"][i] != EMPTY or i in regions.leader_at:
-        return f"{label(i)} is not empty"
+        return _("{square} is not empty").format(square=label(i))
     if color == "blue" and i not in RIVER:
-        return f"a farm (blue) may only go on the river, and {label(i)} is land"
+        return _("a farm (blue) may only go on the river, and {square} is land").format(
+            square=label(i))
     if color != "blue" and i in RIVER:
-        return f"only farms (blue) may go on the river, and {label(i)} is river"
+        return _("only farms (blue) may go on the river, and {square} is river").format(
+            square=label(i))
     if len(regions.kingdoms_next_to(i)) > 2:
-        return f"a tile on {label(i)} would join more than two kingdoms"
+        return _("a tile on {square} would join more than two kingdoms").format(square=label(i))
     return None
 
 
@@ -231,13 +234,13 @@ def score_tile(state: dict, color: str, i: int) -> None:
 def why_not_catastrophe(state: dict, i: int, leaders: dict, down: set[int]) -> str | None:
     """Why a catastrophe may not go on square i (None: it may)."""
     if state["board"][i] == CATASTROPHE:
-        return f"{label(i)} already holds a catastrophe"
+        return _("{square} already holds a catastrophe").format(square=label(i))
     if i in leaders:
-        return f"a leader stands on {label(i)}"
+        return _("a leader stands on {square}").format(square=label(i))
     if i in state["treasures"]:
-        return f"the tile on {label(i)} carries a treasure"
+        return _("the tile on {square} carries a treasure").format(square=label(i))
     if i in down:
-        return f"{label(i)} is under a monument"
+        return _("{square} is under a monument").format(square=label(i))
     return None
 
 
@@ -659,7 +662,8 @@ def do_free_action(state: dict, seat: int, action: dict) -> None:
     elif kind == "place_tile":
         color, i = tile_color_of(action), square_of(action)
         if state["hands"][seat][color] <= 0:
-            raise IllegalAction(f"you hold no {color} tile")
+            raise IllegalAction(_("you hold no {colour} tile").format(
+                colour=words.colour(color)))
         reason = why_not_tile_square(state, Regions(state), color, i)
         if reason:
             raise IllegalAction(reason)
@@ -667,7 +671,7 @@ def do_free_action(state: dict, seat: int, action: dict) -> None:
     elif kind == "place_catastrophe":
         i = square_of(action)
         if state["catastrophes"][seat] <= 0:
-            raise IllegalAction("you have no catastrophe tile left")
+            raise IllegalAction(_("you have no catastrophe tile left"))
         reason = why_not_catastrophe(state, i, leader_squares(state), face_down_squares(state))
         if reason:
             raise IllegalAction(reason)
@@ -684,17 +688,21 @@ def do_leader(state: dict, seat: int, kind: str, action: dict) -> None:
     name = LEADERS[color]
     if kind == "withdraw_leader":
         if at is None:
-            raise IllegalAction(f"your {name} is not on the board")
+            raise IllegalAction(_("{leader} is not on the board").format(
+                leader=words.your_leader(name)))
         state["leaders"][seat][color] = None
         state["steps"] = ["treasures", "end_action"]
         return
     if kind == "place_leader" and at is not None:
-        raise IllegalAction(f"your {name} is already on the board: move it instead")
+        raise IllegalAction(_("{leader} is already on the board: move it instead").format(
+            leader=words.your_leader(name)))
     if kind == "move_leader" and at is None:
-        raise IllegalAction(f"your {name} is not on the board: place it instead")
+        raise IllegalAction(_("{leader} is not on the board: place it instead").format(
+            leader=words.your_leader(name)))
     i = square_of(action)
     if i == at:
-        raise IllegalAction(f"your {name} already stands on {label(i)}")
+        raise IllegalAction(_("{leader} already stands on {square}").format(
+            leader=words.your_leader(name), square=label(i)))
     reason = why_not_leader_square(state, Regions(state, lifted=at), i, face_down_squares(state))
     if reason:
         raise IllegalAction(reason)
@@ -709,7 +717,8 @@ def do_swap(state: dict, seat: int, action: dict) -> None:
         raise IllegalAction("'tiles' must be a non-empty list of tile colours")
     for color in COLORS:
         if tiles.count(color) > state["hands"][seat][color]:
-            raise IllegalAction(f"you hold fewer than {tiles.count(color)} {color} tiles")
+            raise IllegalAction(_("you hold fewer than {n} {colour} tiles").format(
+                n=tiles.count(color), colour=words.colour(color)))
     swap(state, seat, tiles)
 
 
@@ -721,15 +730,15 @@ def do_pending_action(state: dict, seat: int, action: dict) -> None:
         if action["type"] != "commit" or not isinstance(count, int) or isinstance(count, bool):
             raise IllegalAction("commit a number of tiles: {'type': 'commit', 'tiles': n}")
         if count not in commit_choices(state):
-            raise IllegalAction(f"you may not commit {count} tiles now "
-                                f"(allowed: {commit_choices(state)})")
+            raise IllegalAction(_("you may not commit {n} tiles now (allowed: {allowed})").format(
+                n=count, allowed=commit_choices(state)))
         commit(state, seat, count)
     elif kind == "war_order":
         name = action.get("leader") if action["type"] == "choose_war" else None
         color = LEADER_COLORS.get(name) if isinstance(name, str) else None
         if color not in pending["colors"]:
-            raise IllegalAction("choose one of the wars: "
-                                + ", ".join(LEADERS[c] for c in pending["colors"]))
+            raise IllegalAction(_("choose one of the wars: {wars}").format(
+                wars=", ".join(words.leader(LEADERS[c]) for c in pending["colors"])))
         state["pending"] = None
         start_war(state, color)
     elif kind == "monument":
@@ -745,10 +754,10 @@ def do_monument(state: dict, action: dict) -> None:
         name = action.get("monument")
         choice = (name if isinstance(name, str) else None, from_rc(action.get("at")))
         if choice not in monument_choices(state):
-            raise IllegalAction("that monument cannot be built there")
+            raise IllegalAction(_("that monument cannot be built there"))
         build_monument(state, *choice)
     else:
-        raise IllegalAction("build a monument or decline it")
+        raise IllegalAction(_("build a monument or decline it"))
     state["pending"] = None
     state["steps"].pop(0)
 
@@ -758,8 +767,8 @@ def do_take_treasures(state: dict, seat: int, action: dict) -> None:
     taken = sorted(from_rc(rc) for rc in squares) if isinstance(squares, list) and all(
         from_rc(rc) is not None for rc in squares) else None
     if taken not in treasure_choices(state["pending"]["treasures"]):
-        raise IllegalAction("take all treasures of the kingdom but one, framed corner "
-                            "treasures first")
+        raise IllegalAction(_("take all treasures of the kingdom but one, framed corner "
+                              "treasures first"))
     take_treasures(state, seat, taken)
     state["pending"] = None
 
@@ -799,9 +808,9 @@ class TigrisRules:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("an action must be an object with a 'type'")
         if state["over"]:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         if seat not in self.to_act(state):
-            raise IllegalAction(f"seat {seat} is not to act now")
+            raise IllegalAction(_("seat {seat} is not to act now").format(seat=seat))
         state = copy.deepcopy(state)
         if state["pending"] is not None:
             do_pending_action(state, seat, action)

@@ -60,3 +60,14 @@ def in_the_war(name: str) -> str:
 def monument(name: str) -> str:
     first, second = name.split("/")
     return f"{colour(first)}/{colour(second)}"
+
+
+def leader(name: str) -> str:
+    return {"king": _("king"), "priest": _("priest"), "farmer": _("farmer"),
+            "trader": _("trader")}[name]
+
+
+def your_leader(name: str) -> str:
+    """"your king", in a player's refusal."""
+    return {"king": _("your king"), "priest": _("your priest"), "farmer": _("your farmer"),
+            "trader": _("your trader")}[name]
