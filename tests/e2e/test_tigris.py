@@ -197,8 +197,9 @@ def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, ph
     screenshot(phone, "tigris-4-bob-turn")
 
 
-def test_a_revolt_the_defender_answers_from_her_own_email(live, smtp, phone):
-    game, _ = store.create_game("tigris", PLAYERS, seed=SEED)
+def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smtp, phone):
+    players = [dict(PLAYERS[0], language="hu"), PLAYERS[1]]
+    game, _ = store.create_game("tigris", players, seed=SEED)
     store.append(game.id, 0, legal(game, 0, {"type": "place_leader", "leader": "priest",
                                              "at": [6, 7]}), 0)
     store.append(game.id, 0, legal(game, 0, {"type": "pass"}), 1)
@@ -217,19 +218,20 @@ def test_a_revolt_the_defender_answers_from_her_own_email(live, smtp, phone):
     assert "Your move is recorded" in phone.content()
 
     live.deliver()
-    mail = smtp.inbox.to("ann@example.org")[-1]
-    assert "Revolt: commit red temple tiles as the defender" in mail["Subject"]
-    assert "Bob committed 3 red tiles as the attacker in the revolt" in smtp.inbox.text(mail)
+    mail = smtp.inbox.to("ann@example.org")[-1]                      # Ann reads Hungarian
+    assert "Belső konfliktus: adj be piros lapkákat (templom) védekezőként" in mail["Subject"]
+    assert ("Bob 3 piros lapkát adott be támadóként a belső konfliktusban"
+            in smtp.inbox.text(mail))
     phone.goto(links_for(smtp, "ann@example.org")[-1])
     conflict = phone.locator(".tg-conflict").inner_text()
-    assert "Attacker: Bob, strength 1 + 3" in conflict and "Defender: Ann, strength 1" in conflict
+    assert "Támadó: Bob, erő: 1 + 3" in conflict and "Védekező: Ann, erő: 1" in conflict
     assert phone.locator("button[data-choice]").count() == 3          # 0 to 2 temples
     assert_no_sideways_scroll(phone)
-    screenshot(phone, "tigris-6-revolt-ann-defends")
-    play_button(phone, "committed 2 red tiles as the defender")
+    screenshot(phone, "tigris-6-revolt-ann-defends-hu")
+    play_button(phone, "Ann 2 piros lapkát adott be védekezőként")
     content = phone.content()
-    assert "Your move is recorded" in content
-    assert "Bob won the revolt 4:3; Bob scored 1 red point; Ann's priest went home." in content
+    assert "Bob 4:3 arányban megnyerte a belső konfliktust; Bob 1 piros győzelmi pontot kapott; " \
+           "Ann papja visszakerült a tulajdonosához." in content
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-7-revolt-decided")
 
