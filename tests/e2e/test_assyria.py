@@ -162,6 +162,28 @@ def test_first_turn_played_by_tapping_from_the_emails(live, smtp, phone):
         assert "not allowed" not in phone.content()
         played.append(phase)
         assert store.get_game(game.id).seq > game.seq
+    # the other decisions of the expansion straight into the store, then an action by tapping
+    while state["phase"] != "actions":
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        if state["phase"] != "actions":
+            actions = store.rules_of(game).legal_actions(state, state["active"])
+            store.append(game.id, state["active"], actions[-1], game.seq)
+    seat = state["active"]
+    assert {"type": "offering", "camels": 1} in store.rules_of(game).legal_actions(state, seat)
+    live.deliver()
+    phone.goto(emailed_link(smtp, PLAYERS[seat]["email"]))
+    screenshot(phone, f"assyria-{shots:02d}-actions-{PLAYERS[seat]['name']}")
+    assert_no_sideways_scroll(phone)
+    assert tap(phone, ".asy-public .offering .space") == "offer:1"
+    confirm(phone)
+    assert store.state_of(store.get_game(game.id))["offering"][seat] == 1
+    phone.locator("button[data-choice*='end_actions']").click()
+    confirm(phone)
+    ended = (store.get_game(game.id).events.where(store.Event.seat == seat)
+             .order_by(store.Event.seq))
+    assert [e.action["type"] for e in ended][-2:] == ["offering", "end_actions"]
+
     live.deliver()
     mail = smtp.inbox.to(PLAYERS[1]["email"])[-1].get_body(preferencelist=("html",)).get_content()
     assert "Z1" in mail and "<svg" not in mail and "<img" not in mail

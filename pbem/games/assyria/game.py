@@ -278,7 +278,9 @@ def _hex(state, action) -> str | None:
 
 
 def _need_hex(state, action) -> str | None:
-    return None if _hex(state, action) else _("the action needs \"hex\": [q, r] of a hex on the board")
+    if _hex(state, action):
+        return None
+    return _("the action needs \"hex\": [q, r] of a hex on the board")
 
 
 def _check_start(state, seat, action):

@@ -49,8 +49,8 @@ def centre(q: int, r: int) -> tuple[float, float]:
 
 
 def corners(x: float, y: float, size: float) -> str:
-    return " ".join(f"{x + size * math.cos(math.pi / 3 * i):.1f},{y + size * math.sin(math.pi / 3 * i):.1f}"
-                    for i in range(6))
+    angles = [math.pi / 3 * i for i in range(6)]
+    return " ".join(f"{x + size * math.cos(a):.1f},{y + size * math.sin(a):.1f}" for a in angles)
 
 
 def card_parts(kind: str) -> tuple[str, int]:
