@@ -86,12 +86,14 @@ def test_spectators_and_finished_games_render_without_choices(app):
 def test_the_page_speaks_hungarian(app):
     state = rules.setup(2, 3)
     seat = state["active"]
-    view = rules.view(state, seat)
     with speaking("hu"):
         view = rules.view(state, seat)
+        line = rules.describe(state, seat, {"type": "start", "hex": [1, 0]})
+    assert view["prompt"] == "Válassz kezdő mezőt a ziggurat alapodnak"
+    assert line.endswith("kezdő mezőre: 1,0 (árpa, a folyókon kívül).")
     html = rendered(app, view, seat, [], "hu")
-    assert "Legmagasabb méltóság" in html and "kunyhó" in html.lower()
-    assert "zikkurat" in view["prompt"].lower() or "ziggurat" in view["prompt"].lower()
+    assert "Legmagasabb méltóság" in html and "Áldozat az isteneknek" in html
+    assert "Offerings to the gods" not in html
 
 
 # -- in a real browser, from the emails ------------------------------------------------------------
