@@ -93,17 +93,19 @@ def player(token):
 
 
 def replay_access(token: str) -> tuple[int, int]:
-    """(game, seat) of a turn link this seat was sent: a link spent because its turn passed
-    still replays what that seat saw; a forged, unknown, revoked or expired one does not."""
+    """(game, seat) of the newest turn link this seat was sent: once its turn passed it still
+    replays what that seat saw; an older, forged, revoked or expired link does not."""
     config = current_app.config
     try:
         access = links.check(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
         return access.game_id, access.seat
     except links.LinkError as exc:
         link = exc.link
-        if exc.status != 410 or link is None or exc.reason == "revoked":
+        if exc.status != 410 or link is None or exc.reason not in ("played", "turn_over"):
             raise
-        if link.expires_at <= utcnow():
+        newest = (Link.select(Link.id).where(Link.game == link.game_id, Link.seat == link.seat)
+                  .order_by(Link.id.desc()).first())
+        if link.expires_at <= utcnow() or newest.id != link.id:
             raise
         return link.game_id, link.seat
 
