@@ -16,12 +16,22 @@ from flask import render_template
 
 from pbem import links, store
 from pbem.games import RULES
+from pbem.games.base import current_language, set_language
 from pbem.web.common import action_key
 from pbem.web.present import presenter_for
 
 TAP = re.compile(r'data-tap="([^"]+)"')
 CHOICE = re.compile(r'data-choice="([^"]+)"')
 RULES_NAME = "tigris_cards"
+
+
+@pytest.fixture(autouse=True)
+def keep_the_language():
+    """A page request sets the engines' language in this thread: the engine tests that run
+    after these expect English again."""
+    language = current_language()
+    yield
+    set_language(language)
 
 
 def players(n):
