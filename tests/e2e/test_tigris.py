@@ -14,6 +14,7 @@ from pbem.games import RULES
 from pbem.web import present
 from pbem.web.common import action_key
 from pbem.web.present import presenter_for
+from tests.conftest import make_app
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
 RULES_T = RULES["tigris"]
@@ -25,7 +26,7 @@ PREFERRED = ("place_tile", "place_leader", "build_monument", "commit", "choose_w
              "take_treasures")
 
 
-def positions(seeds=range(8), moves=320, every=9):
+def positions(seeds=range(6), moves=320, every=9):
     """(state, seat to act) from seeded random games that favour building the board: every
     decision in a conflict, monument or treasure, and every `every`-th ordinary position."""
     for seed in seeds:
@@ -42,6 +43,12 @@ def positions(seeds=range(8), moves=320, every=9):
             state = RULES_T.apply(state, waiting[0], rng.choice(preferred))
 
 
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """An app to render the game's templates with (no server, no mail)."""
+    return make_app(f"sqlite:///{tmp_path_factory.mktemp('tigris') / 'pages.db'}", 25)
+
+
 def render(view, seat, actions, template=PAGE):
     presenter = presenter_for("tigris")
     choices = present.choices(presenter, actions, view, lambda a: a["type"])
@@ -53,9 +60,9 @@ def render(view, seat, actions, template=PAGE):
 
 # -- every legal action can be tapped --------------------------------------------------------------
 
-def test_every_action_has_its_own_taps_and_they_are_on_the_page(app):
+def test_every_action_has_its_own_taps_and_they_are_on_the_page(pages):
     seen = collections.Counter()
-    with app.test_request_context("/"):
+    with pages.test_request_context("/"):
         for state, seat in positions():
             view = RULES_T.view(state, seat)
             actions = RULES_T.legal_actions(state, seat)
@@ -82,8 +89,8 @@ def test_every_action_has_its_own_taps_and_they_are_on_the_page(app):
                          "build_monument", "decline_monument", "take_treasures"}, seen
 
 
-def test_buttons_are_only_for_decisions_that_need_no_place(app):
-    with app.test_request_context("/"):
+def test_buttons_are_only_for_decisions_that_need_no_place(pages):
+    with pages.test_request_context("/"):
         for state, seat in positions(seeds=range(3), moves=200):
             view = RULES_T.view(state, seat)
             for action in RULES_T.legal_actions(state, seat):
@@ -93,8 +100,8 @@ def test_buttons_are_only_for_decisions_that_need_no_place(app):
                 assert bool(taps) == tapped, action
 
 
-def test_spectators_and_waiting_seats_see_the_board_with_nothing_to_tap(app):
-    with app.test_request_context("/"):
+def test_spectators_and_waiting_seats_see_the_board_with_nothing_to_tap(pages):
+    with pages.test_request_context("/"):
         for state, seat in list(positions(seeds=[3], moves=150, every=20)):
             for who in (None, (seat + 1) % state["players"]):
                 view = RULES_T.view(state, who)
@@ -105,10 +112,10 @@ def test_spectators_and_waiting_seats_see_the_board_with_nothing_to_tap(app):
                 assert f'viewBox="0 0 ' in html
 
 
-def test_the_email_picture_is_a_table_of_coloured_cells(app):
+def test_the_email_picture_is_a_table_of_coloured_cells(pages):
     state, seat = list(positions(seeds=[1], moves=120, every=40))[-1]
     view = RULES_T.view(state, seat)
-    with app.test_request_context("/"):
+    with pages.test_request_context("/"):
         html, _ = render(view, seat, [], EMAIL)
     assert "<svg" not in html and "<img" not in html and "http" not in html
     assert html.count("<tr>") == 12 and html.count("bgcolor=") == 16 * 11
