@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 COLOURS = {"red": "#c0392b", "blue": "#2463a6", "green": "#2e8b3d", "black": "#3a3a3a",
            "treasure": "#c9a227"}
 HIDDEN_KEYS = ("ranking", "scores", "tiebreak", "end", "end_reason")
-CHART_WIDTH, LABEL_WIDTH, ROW, BAR = 320, 86, 8, 7
+CHART_WIDTH, LABEL_WIDTH, ROW, BAR = 320, 92, 15, 12
 
 
 def label(key: str) -> str:
@@ -88,10 +88,10 @@ def _chart(rows: list[dict]) -> dict | None:
         for bar in row["bars"]:
             width = max(1.0, span * bar["value"] / top)
             bars.append({**bar, "x": LABEL_WIDTH, "y": y, "w": round(width, 1), "h": BAR,
-                         "tx": round(LABEL_WIDTH + width + 3, 1), "ty": y + BAR - 1})
+                         "tx": round(LABEL_WIDTH + width + 4, 1), "ty": y + BAR - 2})
             y += ROW
         groups.append({"name": row["name"], "y": bars[0]["y"] if bars else y,
                        "bars": bars, "mid": (bars[0]["y"] + bars[-1]["y"] + BAR) / 2 + 4
                        if bars else y})
-        y += 8
+        y += 10
     return {"width": CHART_WIDTH, "height": y, "groups": groups}

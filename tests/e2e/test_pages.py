@@ -1,0 +1,78 @@
+"""Every page at a phone's 375 px, reached from the links in real emails: nothing scrolls
+sideways, and a screenshot of each is saved with the test results."""
+from __future__ import annotations
+
+import random
+import re
+
+from pbem import store
+from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
+
+TURN = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
+HOST = re.compile(r"http://127\.0\.0\.1:\d+/host/[A-Za-z0-9_.\-]+")
+REPLAY = re.compile(r"http://127\.0\.0\.1:\d+/(?:replay/[A-Za-z0-9_.\-]+|games/\d+/replay)")
+
+
+def found(smtp, address, pattern):
+    return [m for msg in smtp.inbox.to(address) for m in pattern.findall(smtp.inbox.text(msg))]
+
+
+def players(prefix, languages=("en", "hu")):
+    return [{"name": name, "email": f"{prefix}-{name.lower()}@example.org", "language": lang}
+            for name, lang in zip(("Ann", "Bob"), languages)]
+
+
+def play(game, moves, rng):
+    rules = store.rules_of(game)
+    for _ in range(moves):
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        if not rules.to_act(state):
+            break
+        seat = rng.choice(rules.to_act(state))
+        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+    return store.get_game(game.id)
+
+
+def visit(phone, url, name):
+    answer = phone.goto(url)
+    assert answer is not None and answer.status < 500, (url, answer and answer.status)
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, f"page-{name}")
+    return answer
+
+
+def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel):
+    games = {}
+    for rules_name, moves in (("tigris", 25), ("tigris_cards", 30), ("assyria", 40)):
+        game, _ = store.create_game(rules_name, players(rules_name), seed=4,
+                                    host_email=f"{rules_name}-host@example.org")
+        games[rules_name] = play(game, moves, random.Random(rules_name))
+    finished, _ = store.create_game("duel", players("duel"), seed=3)
+    finished = play(finished, 40, random.Random(3))
+    assert finished.status == "over"
+    live.deliver()
+
+    for path, name in (("/", "index"), ("/new", "new"), ("/games", "archive"),
+                       ("/new?lang=hu", "new-hu"), ("/?lang=en", "index-again")):
+        visit(phone, live.url + path, name)
+    visit(phone, f"{live.url}/turn/not-a-real-link", "link-error")
+    assert "not valid" in phone.content()
+    for rules_name, game in games.items():
+        visit(phone, f"{live.url}/games/{game.id}", f"game-{rules_name}")
+        visit(phone, found(smtp, f"{rules_name}-host@example.org", HOST)[-1], f"host-{rules_name}")
+        seat = store.rules_of(game).to_act(store.state_of(game))[0]
+        who = players(rules_name)[seat]
+        turn = found(smtp, who["email"], TURN)[-1]
+        visit(phone, turn, f"turn-{rules_name}-{who['language']}")
+        # the same page in the other language, and the replay from the turn email
+        visit(phone, turn + "?lang=" + ("en" if who["language"] == "hu" else "hu"),
+              f"turn-{rules_name}-switched")
+        visit(phone, found(smtp, who["email"], REPLAY)[-1] + "?step=3", f"replay-{rules_name}")
+        visit(phone, f"{live.url}/games/{game.id}/replay?step={game.seq}",
+              f"replay-{rules_name}-spectator")
+    visit(phone, f"{live.url}/games/{finished.id}", "game-finished")
+    assert "Final ranking" in phone.content() and phone.locator("figure.chart svg").count() == 1
+    visit(phone, f"{live.url}/games/{finished.id}/replay?step=2", "replay-finished")
+    visit(phone, f"{live.url}/games?lang=hu", "archive-hu")
+    assert "Befejezett játékok" in phone.content()
