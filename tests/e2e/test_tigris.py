@@ -27,8 +27,9 @@ PREFERRED = ("place_tile", "place_leader", "build_monument", "commit", "choose_w
 
 
 def positions(seeds=range(6), moves=320, every=9):
-    """(state, seat to act) from seeded random games that favour building the board: every
-    decision in a conflict, monument or treasure, and every `every`-th ordinary position."""
+    """(state, seat to act) from seeded random games that favour building the board (and now
+    and then destroy a square): every decision in a conflict, monument or treasure, and every
+    `every`-th ordinary position."""
     for seed in seeds:
         rng = random.Random(seed)
         state = RULES_T.setup(2 + seed % 3, seed)
@@ -40,6 +41,8 @@ def positions(seeds=range(6), moves=320, every=9):
             if state["pending"] is not None or n % every == 0:
                 yield state, waiting[0]
             preferred = [a for a in actions if a["type"] in PREFERRED] or actions
+            if n % 40 == 39:                     # now and then a catastrophe, to draw one
+                preferred = [a for a in actions if a["type"] == "place_catastrophe"] or preferred
             state = RULES_T.apply(state, waiting[0], rng.choice(preferred))
 
 
@@ -58,6 +61,20 @@ def render(view, seat, actions, template=PAGE):
     return html, choices
 
 
+def assert_drawn(view, html):
+    """Every piece of the view is on the board, as often as the view has it."""
+    tiles = [t for t in view["tiles"] if not t["face_down"]]
+    assert html.count('class="tg-tile"') == len(tiles)
+    assert html.count('class="tg-down"') == len(view["tiles"]) - len(tiles)
+    assert html.count('class="tg-monument"') == sum(1 for at in view["monuments"].values() if at)
+    assert html.count('class="tg-catastrophe"') == len(view["catastrophes"])
+    assert html.count('class="tg-treasure') == len(view["treasures"])
+    assert html.count(" tg-framed") == sum(t["corner"] for t in view["treasures"])
+    assert html.count('class="tg-leader ') == len(view["leaders"])
+    assert html.count('class="tg-unification"') == (view["unification"] is not None)
+    assert html.count('data-tap="sq:') + html.count('class="tg-own"') == 16 * 11
+
+
 # -- every legal action can be tapped --------------------------------------------------------------
 
 def test_every_action_has_its_own_taps_and_they_are_on_the_page(pages):
@@ -67,6 +84,7 @@ def test_every_action_has_its_own_taps_and_they_are_on_the_page(pages):
             view = RULES_T.view(state, seat)
             actions = RULES_T.legal_actions(state, seat)
             html, choices = render(view, seat, actions)
+            assert_drawn(view, html)
             on_page = TAP.findall(html)
             assert len(on_page) == len(set(on_page)), "a token is drawn twice"
             on_page = set(on_page)
