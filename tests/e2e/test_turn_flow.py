@@ -1,0 +1,71 @@
+"""The turn page around a move, in a real browser from the emailed link: after an action that
+leaves the turn open the refreshed page says what it did; when the turn passes, the page shows
+the board, the log and that the move is recorded. Without JavaScript, the same by plain forms."""
+from __future__ import annotations
+
+import re
+
+from pbem import store
+from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
+
+LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
+
+
+def last_link(smtp, address):
+    return [m for msg in smtp.inbox.to(address) for m in LINK.findall(smtp.inbox.text(msg))][-1]
+
+
+def test_a_turn_of_two_actions_without_javascript(live, smtp, browser):
+    game, _ = store.create_game("tigris", [{"name": "Ann", "email": "flow-ann@example.org"},
+                                           {"name": "Bob", "email": "flow-bob@example.org"}],
+                                seed=12)
+    live.deliver()
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    link = last_link(smtp, "flow-ann@example.org")
+    page.goto(link)
+    assert "Your turn: action 1 of 2" in page.locator(".who").inner_text()
+    assert page.locator("#confirm").is_hidden()          # confirming is the script's step
+    page.locator("details.all-actions summary").click()  # the list of every action
+    options = page.locator("#action-list option")
+    label = options.nth(1).inner_text()
+    page.select_option("#action-list", index=1)
+    page.click("form.act.list button[type=submit]")
+    page.wait_for_url(re.compile(r"\?done=1$"))
+    notice = page.locator(".notice").inner_text()
+    assert "What your move did:" in notice and label.rstrip(".") in notice
+    assert "Your turn: action 2 of 2" in page.locator(".who").inner_text()
+    assert_no_sideways_scroll(page)
+    screenshot(page, "turn-flow-1-done-notice")
+    page.locator("details.all-actions summary").click()
+    page.select_option("#action-list", index=0)
+    with page.expect_navigation():
+        page.click("form.act.list button[type=submit]")
+    page.wait_for_load_state()
+    assert "Your move is recorded" in page.locator(".notice").inner_text()
+    assert page.locator("section.board svg").count() >= 1
+    assert page.locator(".log li").count() >= 3
+    assert page.locator("#actions").count() == 0 and "Waiting for: Bob" in page.content()
+    screenshot(page, "turn-flow-2-recorded")
+    context.close()
+    assert store.get_game(game.id).seq >= 2
+
+
+def test_the_log_highlights_what_happened_since_the_last_turn(live, smtp, phone):
+    game, _ = store.create_game("tigris", [{"name": "Ann", "email": "log-ann@example.org"},
+                                           {"name": "Bob", "email": "log-bob@example.org"}],
+                                seed=12)
+    rules = store.rules_of(game)
+    for _ in range(4):      # Ann's two actions, then Bob's two
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        seat = rules.to_act(state)[0]
+        action = next(a for a in rules.legal_actions(state, seat) if a["type"] != "pass")
+        store.append(game.id, seat, action, game.seq)
+    live.deliver()
+    phone.goto(last_link(smtp, "log-ann@example.org"))
+    new = phone.locator(".log li.new")
+    assert new.count() >= 2 and all("Bob" in t for t in new.all_inner_texts())
+    assert all("Bob" not in t for t in phone.locator(".log li:not(.new)").all_inner_texts()
+               if not t.startswith("The game"))
+    assert_no_sideways_scroll(phone)
