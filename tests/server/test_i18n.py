@@ -210,3 +210,27 @@ def test_game_over_mail_and_pages_in_both_languages(app, client, smtp):
         assert "Végeredmény" in page or url == "/games", url
         assert_hungarian(visible_text(page), url, game.title)
     assert Outbox.select().where(Outbox.kind == "over").count() == 2
+
+
+def test_the_pages_around_a_move_in_hungarian(app, client, smtp):
+    """The new-game form and its answer, "already played" and a fresh-link request."""
+    client.get("/?lang=hu")                              # the switch sets a cookie
+    form = {"rules": "duel", "name0": "Anna", "email0": "anna@example.org", "language0": "hu",
+            "name1": "Bob", "email1": "bob@example.org"}
+    created = client.post("/new", data=form).get_data(as_text=True)
+    assert "A játék elkészült" in created
+    assert_hungarian(visible_text(created), "created")
+    wrong = client.post("/new", data={**form, "email1": "nope"})
+    assert wrong.status_code == 400 and "érvényes e-mail-cím" in wrong.get_data(as_text=True)
+    mailer.send_due()
+    token = token_of(smtp.inbox.last_link("anna@example.org"))
+    page = client.get(f"/turn/{token}").get_data(as_text=True)
+    seq = re.search(r'name="seq" value="(\d+)"', page).group(1)
+    action = html.unescape(re.findall(r'name="action" value="([^"]+)"', page)[0])
+    renew = client.post(f"/turn/{token}/renew")
+    assert renew.status_code == 429 and "Pár perce" in renew.get_data(as_text=True)
+    assert client.post(f"/turn/{token}", data={"seq": seq, "action": action}).status_code == 200
+    again = client.post(f"/turn/{token}", data={"seq": seq, "action": action})
+    assert again.status_code == 409
+    assert "Már megtörtént" in again.get_data(as_text=True)
+    assert_hungarian(visible_text(again.get_data(as_text=True)), "played")
