@@ -12,7 +12,6 @@ from flask import render_template_string
 from pbem import store
 from pbem.games import RULES
 from pbem.web import present
-from pbem.web.common import action_key
 from pbem.web.present import presenter_for
 from tests.conftest import make_app
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot

@@ -7,8 +7,6 @@ from . import words
 from .board import BOARD_ROWS, COLORS, CORNER_TREASURES, DYNASTIES, LEADERS, label, to_rc
 from .rules import face_down_squares, pending_seat
 
-KINDS = {"red": "temple", "blue": "farm", "green": "market", "black": "settlement"}
-
 
 def view(rules, state: dict, seat: int | None) -> dict:
     over = state["over"]

@@ -185,8 +185,5 @@ class TigrisPresenter(Presenter):
     def score_line(self, points: dict) -> list[tuple[str, int]]:
         return [(c, points.get(c, 0)) for c in COLORS]
 
-    def subject(self, view: dict) -> str | None:
-        return view.get("prompt") if isinstance(view, dict) else None
-
 
 presenter = TigrisPresenter()
