@@ -264,3 +264,22 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
     live.deliver()
     phone.goto(links_for(smtp, "bob@example.org")[-1])
     assert "Your turn: action 2 of 2" in phone.content()
+
+
+def test_swapping_tiles_opens_the_counts_and_asks_to_confirm(live, smtp, phone):
+    store.create_game("tigris", PLAYERS, seed=SEED)
+    live.deliver()
+    phone.goto(links_for(smtp, "ann@example.org")[-1])
+    counts = phone.locator(".tg-swap-counts")
+    assert not counts.is_visible()
+    tap(phone, "swap")
+    assert counts.is_visible()
+    tap(phone, "swap:red:2")
+    assert phone.locator("#confirm-label").inner_text() == "Ann swapped 2 tiles."
+    tap(phone, "swap:black:1")
+    assert phone.locator("#confirm-label").inner_text() == "Ann swapped 3 tiles."
+    assert "chosen" in phone.locator('[data-tap="swap:red:2"]').get_attribute("class")
+    assert_no_sideways_scroll(phone)
+    screenshot(phone, "tigris-8-swap")
+    phone.locator("#confirm-no").click()
+    assert not counts.is_visible()
