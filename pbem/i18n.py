@@ -49,6 +49,10 @@ def init_app(app: Flask) -> None:
     def speak():
         set_language(str(get_locale()))       # the rules engines speak it too
 
+    @app.teardown_request
+    def back_to_english(exc):
+        set_language("en")                    # the next work in this thread starts afresh
+
     @app.after_request
     def remember(response):
         chosen = g.get("chosen_language")

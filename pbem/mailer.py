@@ -8,6 +8,8 @@ import smtplib
 import socket
 import time
 
+from email import charset as email_charset
+
 from flask import current_app
 from flask_mail import Connection, Mail, Message
 
@@ -15,6 +17,10 @@ from .database import is_sqlite, write_transaction
 from .models import Outbox, utcnow
 
 log = logging.getLogger(__name__)
+
+# flask-mail registers UTF-8 bodies as raw 8-bit, so a line over SMTP's 998 characters (an HTML
+# board picture, say) is refused for good ("500 Line too long"). Quoted-printable wraps lines.
+email_charset.add_charset("utf-8", email_charset.SHORTEST, email_charset.QP, "utf-8")
 
 LEASE = dt.timedelta(minutes=10)     # a claimed row waits this long before another worker may
 MAX_ATTEMPTS = 15                    # about four days of retries with the backoff below

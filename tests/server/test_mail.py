@@ -86,3 +86,17 @@ def test_backoff_grows_and_is_capped():
     delays = [mailer.backoff(n).total_seconds() for n in range(1, 12)]
     assert delays[0] == 60 and delays[1] == 120 and delays == sorted(delays)
     assert max(delays) == mailer.MAX_DELAY
+
+
+def test_long_lines_and_accents_survive_smtp(app, smtp):
+    from pbem.models import Outbox
+    from pbem.notify import queue
+    row = queue(None, None, "test", "ann@example.org", "Árvíztűrő tükörfúrógép", "turn",
+                seat=type("S", (), {"name": "Ann"}), names=["Ann"], prompt="Lépj!",
+                happened=["x" * 3000], link="http://pbem.test/turn/abc", max_age_days=30,
+                game_link="http://pbem.test/games/1", view={}, rules=None)
+    assert isinstance(row, Outbox)
+    assert mailer.send_due() == {"sent": 1, "retry": 0, "failed": 0}
+    message = smtp.inbox.messages[0]
+    assert message["Subject"] == "Árvíztűrő tükörfúrógép"
+    assert "x" * 3000 in smtp.inbox.text(message)
