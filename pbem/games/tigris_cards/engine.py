@@ -163,6 +163,12 @@ def gap_open(st: dict, gap: int) -> bool:
             and len(cols[gap + 1]) - 1 >= CONNECT_MINIMUM)
 
 
+def table_full(st: dict) -> bool:
+    """No column and no gap can take a civilization card."""
+    return not any(column_open(st, c) for c in range(len(st["columns"]))) and \
+        not any(gap_open(st, g) for g in range(len(st["gaps"])))
+
+
 def place_in_column(st: dict, seat: int, colour: str, column: int) -> None:
     st["columns"][column].append({"card": take_from_hand(st, seat, colour)})
     scorer = point_owner(st, kingdom_span(st, column), colour)
@@ -462,6 +468,8 @@ def step_refill(st: dict, step: dict) -> None:
             hand.append(draw(st["deck"]))
     if len(real_treasure_columns(st)) <= 1:
         return end_game(st, "treasures")
+    if table_full(st):  # [ruling] no card can be placed any more: the game cannot go on
+        return end_game(st, "table_full")
     if st["passing_turns"] >= players:  # [ruling] a whole round of passing ends a frozen game
         return end_game(st, "passing")
     st["active"] = (active + 1) % players

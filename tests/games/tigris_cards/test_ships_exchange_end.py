@@ -154,6 +154,32 @@ def test_a_whole_round_of_passing_ends_a_frozen_game():
     assert st["over"] and st["end"] == "passing"
 
 
+FULL_TABLE = "T g " * 7 + "T\n" + "\n".join(["k g r b k g r b"] * 8)
+
+
+def test_a_full_table_ends_the_game_at_the_end_of_the_turn():
+    # [ruling] with every column and gap full no card can be placed; a player moving a
+    # leader back and forth must not keep the game open for ever
+    st = position(FULL_TABLE, players=2, hands={0: "kkggrrbb", 1: "kkggrrbb"})
+    actions = rules.legal_actions(st, 0)
+    assert not [a for a in actions if a["type"] == "card"]
+    leader = next(a for a in actions if a["type"] == "leader")
+    st = rules.apply(st, 0, leader)
+    assert not st["over"]
+    st = act(st, 0, type="pass")
+    assert st["over"] and st["end"] == "table_full"
+    assert rules.result(st)["end"] == "table_full"
+
+
+def test_a_table_with_one_open_column_goes_on():
+    drawing = FULL_TABLE.rsplit("\n", 1)[0] + "\nk g r b k g r -"
+    st = position(drawing, players=2, hands={0: "kkggrrbb", 1: "kkggrrbb"})
+    assert any(a["type"] == "card" for a in rules.legal_actions(st, 0))
+    st = act(st, 0, type="pass")
+    st = act(st, 0, type="pass")
+    assert not st["over"]
+
+
 # ---- Final score -------------------------------------------------------------------------------
 def test_treasures_are_wild_and_go_to_the_weakest_colours():
     assert with_treasures({"black": 2, "green": 5, "red": 3, "blue": 4, "treasure": 3}) == \
