@@ -22,6 +22,9 @@ def register_blueprints(app: Flask) -> None:
     # made inside an outer app context (tests, commands) must choose its language afresh.
     app.before_request_funcs.setdefault(None, []).insert(0, flask_babel.refresh)
 
+    for status in (400, 403, 404, 405):
+        app.register_error_handler(status, error_page)
+
     @app.context_processor
     def language_switch():
         return {"lang_url": lang_url, "game_name": game_name}
@@ -39,3 +42,17 @@ def game_name(rules_name: str, default: str = "") -> str:
     names = {"tigris": _("Tigris & Euphrates"), "tigris_cards": _("Euphrat & Tigris: the card game"),
              "assyria": _("Assyria")}
     return names.get(rules_name, default or rules_name)
+
+
+def error_page(exc):
+    """Errors as pages of the site (its language, its switch), not the framework's default."""
+    from flask import render_template
+    from flask_babel import gettext as _
+    titles = {400: _("The request was not understood"), 403: _("Not allowed"),
+              404: _("Not found"), 405: _("Not allowed")}
+    code = getattr(exc, "code", 500) or 500
+    if request.path.startswith("/api/"):
+        from flask import jsonify
+        return jsonify({"error": getattr(exc, "description", str(exc))}), code
+    return render_template("error.html", title=titles.get(code, str(code)),
+                           description=getattr(exc, "description", "")), code

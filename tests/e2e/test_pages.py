@@ -6,7 +6,7 @@ import random
 import re
 
 from pbem import store
-from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
+from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 
 TURN = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
 HOST = re.compile(r"http://127\.0\.0\.1:\d+/host/[A-Za-z0-9_.\-]+")
@@ -76,3 +76,29 @@ def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel):
     visit(phone, f"{live.url}/games/{finished.id}/replay?step=2", "replay-finished")
     visit(phone, f"{live.url}/games?lang=hu", "archive-hu")
     assert "Befejezett játékok" in phone.content()
+    visit(phone, f"{live.url}/games/999", "not-found")
+
+
+def test_emails_read_on_a_phone(live, smtp, phone, duel):
+    """The turn emails with their board pictures, and the game-over email, as a phone shows
+    them (their HTML part, loaded as a page)."""
+    for rules_name, moves in (("tigris", 6), ("tigris_cards", 6), ("assyria", 12)):
+        game, _ = store.create_game(rules_name, players(f"mail-{rules_name}"), seed=4)
+        play(game, moves, random.Random(rules_name))
+    finished, _ = store.create_game("duel", players("mail-duel"), seed=3)
+    play(finished, 40, random.Random(3))
+    live.deliver()
+    shown = 0
+    for message in smtp.inbox.messages:
+        kind = message["Message-ID"].split(".")[2]
+        if kind not in ("turn", "over"):
+            continue
+        html = message.get_body(preferencelist=("html",)).get_content()
+        assert "<svg" not in html and "http" not in html.replace(live.url, "")
+        phone.set_content(html)
+        name = f"email-{message['To'].split('@')[0]}-{kind}"
+        screenshot(phone, name)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{name} is {width}px wide"
+        shown += 1
+    assert shown >= 6
