@@ -520,7 +520,12 @@ def step_end_turn(state: dict) -> None:
     state["steps"] = []
     monument_points(state)
     active = state["turn"]["active"]
-    order = [active] + [s for s in state["turn"]["committers"] if s != active]
+    # "majd sorban így tesznek mindazon játékosok, akik ... adtak be": the committers in turn
+    # order, clockwise from the active player
+    players = len(state["hands"])
+    committers = state["turn"]["committers"]
+    order = [active] + [(active + k) % players for k in range(1, players)
+                        if (active + k) % players in committers]
     needs = [(s, HAND_SIZE - sum(state["hands"][s].values())) for s in order]
     if sum(n for _, n in needs) > len(state["bag"]):
         end_game(state, N_("the bag could not refill every hand to 6"))
