@@ -43,6 +43,9 @@ def visit(phone, url, name):
 
 
 def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel):
+    refused = []        # what the Content-Security-Policy blocked (inline styles, scripts...)
+    phone.on("console", lambda m: refused.append(f"{phone.url}: {m.text}")
+             if m.type == "error" else None)
     games = {}
     for rules_name, moves in (("tigris", 25), ("tigris_cards", 30), ("assyria", 40)):
         game, _ = store.create_game(rules_name, players(rules_name), seed=4,
@@ -77,6 +80,8 @@ def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel):
     visit(phone, f"{live.url}/games?lang=hu", "archive-hu")
     assert "Befejezett játékok" in phone.content()
     visit(phone, f"{live.url}/games/999", "not-found")
+    blocked = [line for line in refused if "Content Security Policy" in line]
+    assert not blocked, "\n".join(blocked[:10])
 
 
 def test_emails_read_on_a_phone(live, smtp, phone, duel):
