@@ -41,8 +41,11 @@ def select_locale() -> str:
 
 
 def init_app(app: Flask) -> None:
-    # pbem's own catalogue and each game's, merged (relative to the pbem package)
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(TRANSLATION_DIRECTORIES))
+    # pbem's own catalogue and each game's, merged (relative to the pbem package). Flask-Babel
+    # lets a later folder override an earlier one, so pbem's own goes last: it wins, as it
+    # does for the engines (pbem.games.base._catalogue).
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
+                          ";".join(reversed(TRANSLATION_DIRECTORIES)))
     babel.init_app(app, locale_selector=select_locale, default_locale="en")
 
     @app.before_request
