@@ -11,6 +11,11 @@
   var hint = document.getElementById("tap-hint");
   var label = document.getElementById("confirm-label");
   var field = document.getElementById("confirm-action");
+  // each action's words are on the page once, in its button or list entry
+  var labels = {};
+  document.querySelectorAll("#action-list option, button[data-choice]").forEach(function (el) {
+    labels[el.value || el.getAttribute("data-choice")] = el.textContent;
+  });
 
   function matching() {
     return choices.filter(function (c) {
@@ -26,7 +31,7 @@
 
   function showConfirm(choice) {
     field.value = choice.key;
-    label.textContent = choice.label;
+    label.textContent = choice.label || labels[choice.key] || "";
     confirmForm.hidden = false;
     confirmForm.scrollIntoView({ block: "nearest" });
   }
