@@ -92,7 +92,9 @@ def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
     first = token_of(smtp.inbox.last_link("ann@example.org"))
     game = play(game, 1, random.Random(2))              # Ann attacked: Bob is to act
     rules = store.rules_of(game)
-    assert client.get(f"/turn/{first}").status_code == 410        # her turn passed
+    spent = client.get(f"/turn/{first}")
+    assert spent.status_code == 410                                 # her turn passed
+    assert f'href="/replay/{first}"' in spent.get_data(as_text=True)
     page = client.get(f"/replay/{first}?step=1").get_data(as_text=True)
     assert "what you, Ann, saw" in page
     state, _ = replay_module.state_at(game, 1)
