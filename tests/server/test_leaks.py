@@ -67,16 +67,22 @@ def scramble_tigris(s, others, rng):
 
 def scramble_tigris_cards(s, others, rng):
     hidden_piles = not s["options"].get("open_piles")
+    # face-down connecting cards: only the player whose turn it is knows them
+    gaps = [g for g in s["gaps"] if g and g.get("face_down") and "card" in g
+            and s["active"] in others]
     pools = [s["hands"][t] for t in others] + [s["deck"], s["removed"], s["discard"]]
+    pools.append([g["card"] for g in gaps])
     if hidden_piles:
         pools += [s["piles"][t][:-1] for t in others]     # the top card is public
     dealt = _redeal(rng, pools, [len(p) for p in pools])
+    for gap, card in zip(gaps, dealt[len(others) + 3]):
+        gap["card"] = card
     for t, cards in zip(others, dealt):
         s["hands"][t] = cards
     n = len(others)
     s["deck"], s["removed"], s["discard"] = dealt[n], dealt[n + 1], dealt[n + 2]
     if hidden_piles:
-        for t, cards in zip(others, dealt[n + 3:]):
+        for t, cards in zip(others, dealt[n + 4:]):
             s["piles"][t] = cards + s["piles"][t][-1:]
     s["seed"] += 1
 
