@@ -7,6 +7,8 @@ hidden, the order of the bags and decks, the seed), keeping everything public as
 seat's answer must be the same byte for byte: whatever it shows cannot depend on what it may
 not see. The check is sensitive: the same scramble does change what the other seats see
 (asserted below), so a page showing another seat's holdings in any form would differ.
+The log's lines are stored when written, so they are checked at the source: each line comes
+out the same from `describe` whatever the secrets were.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import pytest
 
 from pbem import links, notify, store
 from pbem.database import write_transaction
+from pbem.games.base import speaking
 from pbem.models import Game, Outbox, Seat, db
 from pbem.web import replay as replay_module
 
@@ -221,7 +224,31 @@ def play_and_check(client, app, rules_name, players, seed, checkpoints, max_move
         moves += 1
     game = Game.get_by_id(game.id)
     assert game.status == "over", f"{rules_name} did not end in {max_moves} moves"
+    check_log_lines(game)
     return sensitive
+
+
+def check_log_lines(game):
+    """Every line of the log says the same whatever the secrets were: the other seats' and
+    the acting seat's own, where the action stays legal (a line is shown to everyone)."""
+    rules = store.rules_of(game)
+    before, checked = None, {False: 0, True: 0}
+    for event, state in store.replay(game):
+        if event.seq > 0:
+            for hide_own in (False, True):
+                seat = None if hide_own else event.seat
+                changed = scrambled(rules, before, seat, game.players, random.Random(event.seq))
+                if hide_own and event.action not in rules.legal_actions(changed, event.seat):
+                    continue        # the actor's own holdings made the action possible
+                with speaking("en"):
+                    line = rules.describe(changed, event.seat, event.action)
+                assert line == event.summary, (
+                    f"{rules.name} move {event.seq}: the log line depends on "
+                    f"{'the actor' if hide_own else 'another seat'}'s secrets: "
+                    f"{event.summary!r} became {line!r}")
+                checked[hide_own] += 1
+        before = state
+    assert checked[False] == game.seq and checked[True] >= game.seq // 4, checked
 
 
 CASES = {   # rules: (players, seed, checkpoints by move number)
