@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from . import links
 from .games.base import speaking
 from .models import Event, Game, Outbox, Seat
+from .web import title_of
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")
 
@@ -105,12 +106,12 @@ def game_created(game: Game, host_token: str) -> None:
     for seat in seats:
         with in_language(seat.language):
             queue(game, seat.index, "invite", seat.email,
-                  f"[pbem] {game.title}: " + _("you are invited"),
+                  f"[pbem] {title_of(game)}: " + _("you are invited"),
                   "invite", seat=seat, names=names, game_link=game_url(game))
     if game.host_email:
         with in_language(seats[0].language):
             queue(game, None, "host", game.host_email,
-                  f"[pbem] {game.title}: " + _("your host page"),
+                  f"[pbem] {title_of(game)}: " + _("your host page"),
                   "host", names=names, host_link=host_url(host_token))
 
 
@@ -165,7 +166,7 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
     with in_language(seat.language):
         view = rules.view(state, seat.index)
         prompt = presenter.subject(view) or _("Your turn")
-        queue(game, seat.index, kind, seat.email, f"[pbem] {game.title}: {prompt}",
+        queue(game, seat.index, kind, seat.email, f"[pbem] {title_of(game)}: {prompt}",
               "turn", seat=seat, names=names, prompt=prompt, view=view, rules=rules,
               presenter=presenter, happened=_since_last_turn(game, seat, names),
               picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),
@@ -184,7 +185,7 @@ def _game_over_mail(game, rules, state, seat, seats, result) -> None:
     with in_language(seat.language):
         view = rules.view(state, seat.index)
         queue(game, seat.index, "over", seat.email,
-              f"[pbem] {game.title}: " + _("the game is over"),
+              f"[pbem] {title_of(game)}: " + _("the game is over"),
               "over", seat=seat, names=names, ranking=ranking, result=result,
               summary=results.summary(result, names), view=view, presenter=presenter,
               picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),

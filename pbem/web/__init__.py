@@ -25,6 +25,8 @@ def register_blueprints(app: Flask) -> None:
     for status in (400, 403, 404, 405):
         app.register_error_handler(status, error_page)
 
+    app.add_template_filter(title_of)
+
     @app.context_processor
     def language_switch():
         return {"lang_url": lang_url, "game_name": game_name}
@@ -56,3 +58,15 @@ def error_page(exc):
         return jsonify({"error": getattr(exc, "description", str(exc))}), code
     return render_template("error.html", title=titles.get(code, str(code)),
                            description=getattr(exc, "description", "")), code
+
+
+def title_of(game) -> str:
+    """The game's title, its game's name in the page's language when the title is the
+    default one ("<game>: <players>"); a host's own title stays as it was written."""
+    from ..games import RULES
+    if game is None:
+        return ""
+    rules = RULES.get(game.rules)
+    if rules is not None and game.title.startswith(rules.title + ": "):
+        return game_name(game.rules, rules.title) + game.title[len(rules.title):]
+    return game.title
