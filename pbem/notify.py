@@ -66,26 +66,9 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, 
     return Outbox.create(
         message_id=_message_id(game, kind), game=game, seat=seat_index, kind=kind,
         recipient=recipient, subject=subject[:300],
-        body_text=short_lines(render_template(f"emails/{template}.txt", **context), html=False),
-        body_html=short_lines(render_template(f"emails/{template}.html", **context)))
+        body_text=render_template(f"emails/{template}.txt", **context),
+        body_html=render_template(f"emails/{template}.html", **context))
 
-
-MAX_LINE = 900     # SMTP refuses lines over 998 characters (RFC 5321 4.5.3.1.6)
-
-
-def short_lines(text: str, html: bool = True) -> str:
-    """Break long lines where it changes nothing: between HTML tags, else at a space."""
-    lines = []
-    for line in text.splitlines():
-        if len(line) > MAX_LINE and html:
-            line = line.replace("><", ">\n<")
-        for part in line.split("\n"):
-            while len(part) > MAX_LINE and " " in part[:MAX_LINE]:
-                cut = part.rindex(" ", 0, MAX_LINE)
-                lines.append(part[:cut])
-                part = part[cut + 1:]
-            lines.append(part)
-    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
 @contextmanager
