@@ -70,7 +70,6 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, 
         body_html=render_template(f"emails/{template}.html", **context))
 
 
-
 @contextmanager
 def in_language(language: str):
     """Pages' templates (Flask-Babel) and rules engines both speak `language` here."""

@@ -11,7 +11,6 @@ import pytest
 from pbem import links, mailer, store
 from pbem.database import write_transaction
 from pbem.games import RULES
-from pbem.models import Game
 from pbem.web import replay as replay_module
 from pbem.web import results
 from tests.conftest import token_of
@@ -80,7 +79,6 @@ def test_spectators_step_through_with_links_and_forms(app, client):
     assert f"Move {game.seq} of {game.seq}" in client.get(f"{base}?step=999").get_data(as_text=True)
     assert client.get("/games/999/replay").status_code == 404
     # a running game: the spectator sees nobody's hand
-    state = store.state_of(game)
     for step in range(game.seq + 1):
         text = client.get(f"{base}?step={step}").get_data(as_text=True)
         assert "Holdings of" not in text and "<dt>hand</dt><dd>–</dd>" in text
