@@ -60,6 +60,7 @@ def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     phone.click("#replay-prev")
     assert step_of(phone) == 1
     # the slider jumps when let go (its Go button is only for pages without JavaScript)
+    phone.wait_for_load_state("load")                   # replay.js has run
     assert not phone.locator("#replay-go").is_visible()
     with phone.expect_navigation():
         phone.eval_on_selector("#replay-step", "el => { el.value = 40; "
@@ -71,10 +72,12 @@ def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     assert step_of(phone) == 120
     phone.locator("ol.moves li[value='118'] a").click()
     assert step_of(phone) == 118
+    phone.wait_for_load_state("load")
     with phone.expect_navigation():
         phone.keyboard.press("ArrowRight")
     assert step_of(phone) == 119
     # autoplay steps by itself until paused
+    phone.wait_for_load_state("load")
     phone.click("#replay-play")
     phone.wait_for_url(re.compile(r"step=120&play=1$"))
     phone.wait_for_url(re.compile(r"step=121&play=1$"), timeout=5000)

@@ -32,7 +32,7 @@ def play(game, moves, rng):
 
 def test_every_step_is_the_state_the_log_replays_to(app):
     game, _ = store.create_game("tigris", PLAYERS, seed=3)
-    game = play(game, 130, random.Random(3))
+    game = play(game, 70, random.Random(3))
     rules = store.rules_of(game)
     expected = {event.seq: rules.dump(state) for event, state in store.replay(game)}
     replay_module._checkpoints.clear()
