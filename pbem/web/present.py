@@ -23,6 +23,11 @@ class Presenter:
         """The data-tap tokens that choose `action`, in order; [] means "a button"."""
         return []
 
+    def label(self, action: dict, view: dict) -> str | None:
+        """What a button or the confirm bar says for `action`, as an instruction ("End your
+        actions"); None: the action's public log line (`describe`)."""
+        return None
+
     def subject(self, view: dict) -> str | None:
         """What the turn email's subject asks (default: the view's prompt)."""
         return view.get("prompt") if isinstance(view, dict) else None
@@ -51,5 +56,5 @@ def presenter_for(rules_name: str) -> Presenter:
 def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> list[dict]:
     """Each legal action as {key, taps, label} for the turn page and turn.js."""
     from .common import action_key
-    return [{"key": action_key(a), "taps": presenter.taps(a, view), "label": label(a)}
-            for a in actions]
+    return [{"key": action_key(a), "taps": presenter.taps(a, view),
+             "label": presenter.label(a, view) or label(a)} for a in actions]
