@@ -117,6 +117,44 @@ def test_buttons_are_only_for_decisions_that_need_no_place(pages):
                 assert bool(taps) == tapped, action
 
 
+def button_labels(pages, language):
+    """Per position: each button's action type and label, in `language`."""
+    out = []
+    with pages.test_request_context(f"/?lang={language}"):
+        for state, seat in positions(seeds=range(4), moves=220):
+            view = RULES_T.view(state, seat)
+            presenter = presenter_for("tigris")
+            out.append([(a["type"], presenter.label(a, view))
+                        for a in RULES_T.legal_actions(state, seat) if not presenter.taps(a, view)])
+    return out
+
+
+def test_button_labels_are_instructions_and_exist_in_hungarian(pages):
+    english, hungarian = button_labels(pages, "en"), button_labels(pages, "hu")
+    kinds = set()
+    for page_en, page_hu in zip(english, hungarian):
+        for (kind, en), (_, hu) in zip(page_en, page_hu):
+            kinds.add(kind)
+            assert en and hu, kind                      # never the log line's fallback
+            assert not en.endswith(".") and not hu.endswith("."), (en, hu)
+            assert "{p" not in en and "Player" not in en, en
+            assert en != hu, en                         # translated
+        assert len({label for _, label in page_en}) == len(page_en), page_en
+        assert len({label for _, label in page_hu}) == len(page_hu), page_hu
+    assert kinds == {"pass", "commit", "choose_war", "decline_monument", "take_treasures"}, kinds
+    flat = {label for page in english for _, label in page}
+    assert {"Pass", "Commit 2 temples", "Commit no temples", "Build no monument"} <= flat, flat
+
+
+def test_the_swap_confirms_the_colours_it_gives_back(pages):
+    presenter = presenter_for("tigris")
+    action = {"type": "swap", "tiles": ["red", "black", "red"]}
+    with pages.test_request_context("/?lang=en"):
+        assert presenter.label(action, {}) == "Swap 3 tiles: 2 red, 1 black"
+    with pages.test_request_context("/?lang=hu"):
+        assert presenter.label(action, {}) == "Cserélj le 3 lapkát: 2 piros, 1 fekete"
+
+
 def test_spectators_and_waiting_seats_see_the_board_with_nothing_to_tap(pages):
     with pages.test_request_context("/"):
         for state, seat in list(positions(seeds=[3], moves=150, every=20)):
@@ -238,7 +276,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
     assert phone.locator("button[data-choice]").count() == 4          # 0 to 3 temples
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-5-revolt-bob-attacks")
-    play_button(phone, "committed 3 red tiles as the attacker")
+    play_button(phone, "Commit 3 temples")
     assert "Your move is recorded" in phone.content()
 
     live.deliver()
@@ -252,7 +290,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
     assert phone.locator("button[data-choice]").count() == 3          # 0 to 2 temples
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-6-revolt-ann-defends-hu")
-    play_button(phone, "Ann 2 piros lapkát adott be védekezőként")
+    play_button(phone, "Adj be 2 templomot")
     content = phone.content()
     assert "Bob 4:3 arányban megnyerte a belső konfliktust; Bob 1 piros győzelmi pontot kapott; " \
            "Ann papja visszakerült a tulajdonosához." in content
@@ -275,9 +313,9 @@ def test_swapping_tiles_opens_the_counts_and_asks_to_confirm(live, smtp, phone):
     tap(phone, "swap")
     assert counts.is_visible()
     tap(phone, "swap:red:2")
-    assert phone.locator("#confirm-label").inner_text() == "Ann swapped 2 tiles."
+    assert phone.locator("#confirm-label").inner_text() == "Swap 2 tiles: 2 red"
     tap(phone, "swap:black:1")
-    assert phone.locator("#confirm-label").inner_text() == "Ann swapped 3 tiles."
+    assert phone.locator("#confirm-label").inner_text() == "Swap 3 tiles: 2 red, 1 black"
     assert "chosen" in phone.locator('[data-tap="swap:red:2"]').get_attribute("class")
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-8-swap")

@@ -8,11 +8,11 @@ Taps (each a `data-tap` token on the page):
   swap tiles               swap, swap:<colour>:<count> ... (colours in rulebook order)
   build a monument         monument:<first>/<second>, sq:<top-left square>
 Committing tiles, choosing a war, declining a monument, taking treasures and passing are
-buttons (no taps): their labels say everything.
+buttons (no taps): their labels (`label`) say what the button does, as an instruction.
 """
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from flask_babel import gettext as _, ngettext
 
 from ..present import Presenter
 
@@ -69,6 +69,21 @@ def monument_name(name: str) -> str:
     return f"{colour_name(first)}/{colour_name(second)}"
 
 
+def commit_label(n: int, conflict: dict) -> str:
+    """"Commit 2 temples": the tiles of the conflict's colour (red in a revolt)."""
+    color = "red" if conflict.get("kind") == "revolt" else conflict.get("color", "red")
+    if n == 0:
+        return {"red": _("Commit no temples"), "blue": _("Commit no farms"),
+                "green": _("Commit no markets"), "black": _("Commit no settlements")}[color]
+    if color == "red":
+        return ngettext("Commit %(num)s temple", "Commit %(num)s temples", n)
+    if color == "blue":
+        return ngettext("Commit %(num)s farm", "Commit %(num)s farms", n)
+    if color == "green":
+        return ngettext("Commit %(num)s market", "Commit %(num)s markets", n)
+    return ngettext("Commit %(num)s settlement", "Commit %(num)s settlements", n)
+
+
 class TigrisPresenter(Presenter):
     name = "tigris"
     board_template = "games/tigris/board.html"
@@ -103,6 +118,33 @@ class TigrisPresenter(Presenter):
         if kind == "build_monument":
             return [f"monument:{action['monument']}", sq(action["at"])]
         return []
+
+    def label(self, action: dict, view: dict) -> str | None:
+        """Buttons (and the swap's confirm bar) as instructions: "Commit 2 temples", "Pass".
+        Tiles, leaders, catastrophes and monuments keep their log line, which also says what
+        the move sets off (points scored, a revolt)."""
+        kind = action.get("type")
+        if kind == "pass":
+            return _("Pass")
+        if kind == "decline_monument":
+            return _("Build no monument")
+        if kind == "choose_war":
+            return {"king": _("Fight the war of the kings next"),
+                    "priest": _("Fight the war of the priests next"),
+                    "farmer": _("Fight the war of the farmers next"),
+                    "trader": _("Fight the war of the traders next")}.get(action.get("leader"))
+        if kind == "take_treasures":
+            squares = ", ".join(square_label(at) for at in action["at"])
+            return ngettext("Take the treasure in %(squares)s", "Take the treasures in %(squares)s",
+                            len(action["at"]), squares=squares)
+        if kind == "commit":
+            return commit_label(action["tiles"], view.get("conflict") or {})
+        if kind == "swap":
+            tiles = action["tiles"]
+            counts = ", ".join(f"{tiles.count(c)} {colour_name(c)}" for c in COLORS if c in tiles)
+            return ngettext("Swap %(num)s tile: %(tiles)s", "Swap %(num)s tiles: %(tiles)s",
+                            len(tiles), tiles=counts)
+        return None
 
     # -- helpers for the templates -----------------------------------------------------------
 
