@@ -229,12 +229,16 @@ def replay(game: Game, upto: int | None = None):
     if upto is not None:
         query = query.where(Event.seq <= upto)
     for event in query:
-        if event.seq == 0:
-            action = event.action
-            state = rules.setup(action["players"], action["seed"], action["options"])
-        else:
-            state = rules.apply(state, event.seat, event.action)
+        state = after_event(rules, state, event)
         yield event, state
+
+
+def after_event(rules, state, event: Event):
+    """The state after `event`; the creation event (seq 0) sets the game up from its seed."""
+    if event.seq == 0:
+        creation = event.action
+        return rules.setup(creation["players"], creation["seed"], creation["options"])
+    return rules.apply(state, event.seat, event.action)
 
 
 def verify(game: Game) -> list[str]:

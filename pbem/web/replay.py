@@ -58,11 +58,7 @@ def state_at(game: Game, step: int):
     if base is None:
         events = list(game.events.where(Event.seq <= step).order_by(Event.seq))
     for event in events:
-        if event.seq == 0:
-            creation = event.action
-            state = rules.setup(creation["players"], creation["seed"], creation["options"])
-        else:
-            state = rules.apply(state, event.seat, event.action)
+        state = store.after_event(rules, state, event)
         if event.seq % CHECKPOINT == 0 and event.seq not in points:
             points[event.seq] = (event.hash, rules.dump(state))
     return state, event
