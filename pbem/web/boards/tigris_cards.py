@@ -5,11 +5,15 @@ empty gap between two treasures* (`gap:2`); a leader = the leader (`leader:red`,
 or on the table), then a card (`slot:3-1`, `gap:2`); the catastrophe = `catastrophe`, then a
 card; a standing answer = its switch (`standing:score:always`). Everything else (pass, score
 or not, ships, commitments, the order of conflicts, the trader's exchange) is a button.
+Buttons and the confirm bar say what the action does, as an instruction (`label`).
 """
 from __future__ import annotations
 
+from flask_babel import gettext as _, ngettext
+
 from pbem.games.tigris_cards.cards import COLOURS, COLUMN_LIMIT, DYNASTIES
 from pbem.games.tigris_cards.engine import STANDING
+from pbem.games.tigris_cards.views import colour_name, leader_name, ship_name, where
 from pbem.web.present import Presenter
 
 PITCH = 44                 # one column (or row) of the table, in SVG units
@@ -26,6 +30,42 @@ def place_token(pos: dict) -> str:
     if "gap" in pos:
         return f"gap:{pos['gap']}"
     return f"slot:{pos['column']}-{pos['row']}"
+
+
+def slot_of(view: dict, pos: dict) -> dict | None:
+    """The shown slot at a position (`{"gap": g}` or `{"column": c, "row": r}`), or None."""
+    if "gap" in pos:
+        return view["gaps"][pos["gap"]]
+    column = view["columns"][pos["column"]]
+    return column[pos["row"]] if pos["row"] < len(column) else None
+
+
+def leader_at(view: dict, seat, colour: str) -> dict | None:
+    """Where the seat's leader of that colour stands on the table, or None (in supply)."""
+    for c, column in enumerate(view["columns"]):
+        for r, slot in enumerate(column):
+            if list(slot.get("leader") or ()) == [seat, colour]:
+                return {"column": c, "row": r}
+    for g, slot in enumerate(view["gaps"]):
+        if slot is not None and list(slot.get("leader") or ()) == [seat, colour]:
+            return {"gap": g}
+    return None
+
+
+def standing_decision(kind: str) -> str:
+    """The same words as the standing answers' switches (`_names.html`)."""
+    return {"score": _("A point in a kingdom of my leader"),
+            "reward": _("A card for a won conflict"),
+            "commit": _("Cards in a conflict I did not start"),
+            "exchange": _("The trader's exchange of a treasure")}[kind]
+
+
+def standing_answer(kind: str, answer: str) -> str:
+    if answer == "ask":
+        return _("ask me")
+    if kind == "commit":
+        return _("all I hold") if answer == "all" else _("none")
+    return _("always") if answer == "always" else _("never")
 
 
 def dynasty(seat: int) -> str:
@@ -56,6 +96,68 @@ class TigrisCardsPresenter(Presenter):
         if kind == "standing":
             return [f"standing:{action['decision']}:{action['answer']}"]
         return []
+
+    # ---- labels ------------------------------------------------------------------------------
+    def label(self, action: dict, view: dict) -> str | None:
+        """What the button or the confirm bar says: "Pass this action", "Score a red point"."""
+        kind = action.get("type")
+        decision = view.get("decision") or {}
+        colour = colour_name(action.get("colour") or decision.get("colour", ""))
+        if kind == "pass":
+            return _("Pass this action")
+        if kind == "score" and decision.get("kind") == "reward":
+            return _("Put a %(colour)s card on your victory pile", colour=colour)
+        if kind == "score":
+            return _("Score a %(colour)s point", colour=colour)
+        if kind == "no_score" and decision.get("kind") == "reward":
+            return _("Put no card on your victory pile")
+        if kind == "no_score":
+            return _("Do not score a %(colour)s point", colour=colour)
+        if kind == "ship":
+            return _("Buy the %(ship)s ship", ship=ship_name(action["ship"]))
+        if kind == "no_ship":
+            return _("Buy no ship")
+        if kind == "commit":
+            if action["count"] == 0:
+                return _("Commit no %(colour)s cards", colour=colour)
+            return ngettext("Commit %(num)s %(colour)s card", "Commit %(num)s %(colour)s cards",
+                            action["count"], colour=colour)
+        if kind == "conflict":
+            return _("Settle the %(colour)s conflict next", colour=colour)
+        if kind == "exchange":
+            return _("Take the treasure of column %(n)s for a red card", n=action["column"] + 1)
+        if kind == "no_exchange":
+            return _("Do not exchange a treasure")
+        if kind == "card" and "gap" in action:
+            return _("Place a %(colour)s card face down between columns %(a)s and %(b)s",
+                     colour=colour, a=action["gap"] + 1, b=action["gap"] + 2)
+        if kind == "card":
+            return _("Place a %(colour)s card in column %(n)s", colour=colour,
+                     n=action["column"] + 1)
+        if kind == "leader":
+            return self._leader_label(action, view)
+        if kind == "catastrophe":
+            pos = {k: action[k] for k in ("gap", "column", "row") if k in action}
+            face = (slot_of(view, pos) or {}).get("card")
+            if face is None:
+                return _("Play the catastrophe on %(where)s", where=where(pos))
+            return _("Play the catastrophe on the %(colour)s card, %(where)s",
+                     colour=colour_name(face), where=where(pos))
+        if kind == "standing":
+            return _("Standing answer – %(decision)s: %(answer)s",
+                     decision=standing_decision(action["decision"]),
+                     answer=standing_answer(action["decision"], action["answer"]))
+        return None
+
+    @staticmethod
+    def _leader_label(action: dict, view: dict) -> str:
+        pos = {k: action[k] for k in ("gap", "column", "row") if k in action}
+        name = leader_name(action["colour"])
+        old = leader_at(view, view.get("seat"), action["colour"])
+        if old is None:
+            return _("Place your %(leader)s on %(where)s", leader=name, where=where(pos))
+        return _("Move your %(leader)s from %(old)s to %(new)s", leader=name, old=where(old),
+                 new=where(pos))
 
     # ---- helpers for the templates -------------------------------------------------------------
     def dynasty(self, seat) -> str:

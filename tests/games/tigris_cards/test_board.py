@@ -145,3 +145,54 @@ def test_the_turn_page_speaks_hungarian(app, client):
         assert words in page
     for words in ("Your hand", "Your leaders", "Deck:", "Standing answers", "ask me"):
         assert words not in page
+
+
+def labels_by_position(app, language: str) -> list[list[tuple[dict, str, bool]]]:
+    """Per position: (action, label, is a button) for every legal action, in `language`."""
+    rules, presenter = RULES[RULES_NAME], presenter_for(RULES_NAME)
+    out = []
+    with app.test_request_context(f"/?lang={language}"):
+        app.preprocess_request()                 # the engine's words speak the language too
+        for seed in range(6):
+            rng = random.Random(seed)
+            state = rules.setup(2 + seed % 3, seed)
+            for _ in range(300):
+                waiting = rules.to_act(state)
+                if not waiting:
+                    break
+                actions = rules.legal_actions(state, waiting[0])
+                view = rules.view(state, waiting[0])
+                out.append([(a, presenter.label(a, view), not presenter.taps(a, view))
+                            for a in actions])
+                busy = [a for a in actions if a["type"] in ("card", "leader")]
+                state = rules.apply(state, waiting[0],
+                                    rng.choice(busy if busy and rng.random() < 0.85 else actions))
+    return out
+
+
+def test_labels_are_instructions_and_exist_in_hungarian(app):
+    english, hungarian = labels_by_position(app, "en"), labels_by_position(app, "hu")
+    buttons = set()
+    for page_en, page_hu in zip(english, hungarian):
+        for (action, en, button), (_, hu, _) in zip(page_en, page_hu):
+            assert en and hu, action                     # never the log line's fallback
+            assert not en.endswith(".") and not hu.endswith("."), (en, hu)
+            assert "{p" not in en and "{p" not in hu and not re.match(r"P\d", en), en
+            assert en != hu, en
+            if button:
+                buttons.add(action["type"])
+        for page in (page_en, page_hu):
+            labels = [label for _, label, _ in page]
+            assert len(set(labels)) == len(labels), labels
+    assert {"pass", "score", "no_score", "commit", "conflict"} <= buttons, buttons
+    flat = {label for page in english for _, label, _ in page}
+    assert {"Pass this action", "Score a red point", "Commit 2 red cards",
+            "Commit no red cards", "Place a red card in column 3"} <= flat
+
+
+def test_buttons_on_the_hungarian_turn_page_are_instructions(app, client):
+    game, _ = store.create_game(RULES_NAME, players(2), seed=3)
+    token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
+    page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)
+    assert ">Passzold ezt az akciót</button>" in page
+    assert "passzolt egy akciót" not in page
