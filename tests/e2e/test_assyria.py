@@ -96,6 +96,48 @@ def test_the_page_speaks_hungarian(app):
     assert "Offerings to the gods" not in html
 
 
+def labels(app, language, players=3, seed=4, every=1):
+    """Per position: (action, label, is a button) for every legal action, in `language`."""
+    presenter = presenter_for("assyria")
+    out = []
+    with app.test_request_context(f"/?lang={language}"), speaking(language):
+        for state, seat in positions(players, seed, every=every):
+            if seat is None:
+                break
+            view = rules.view(state, seat)
+            out.append([(a, presenter.label(a, view), not presenter.taps(a, view))
+                        for a in rules.legal_actions(state, seat)])
+    return out
+
+
+def test_labels_are_instructions_and_exist_in_hungarian(app):
+    english, hungarian = labels(app, "en"), labels(app, "hu")
+    kinds, buttons = set(), set()
+    for page_en, page_hu in zip(english, hungarian):
+        for (action, en, button), (_, hu, _) in zip(page_en, page_hu):
+            kinds.add(action["type"])
+            assert en and hu, action                     # never the log line's fallback
+            assert not en.endswith(".") and not hu.endswith("."), (en, hu)
+            assert "{p" not in en and "{p" not in hu and not re.match(r"P\d", en), en
+            assert en != hu, en
+            if button:
+                buttons.add(en)
+        for page in (page_en, page_hu):
+            shown = [label for _, label, _ in page]
+            assert len(set(shown)) == len(shown), shown
+    assert buttons == {"End your actions", "Build no more wells"}, buttons
+    assert {"start", "draft", "column", "hut", "feed", "offering", "end_actions"} <= kinds
+
+
+def test_the_hungarian_buttons(app):
+    presenter = presenter_for("assyria")
+    with app.test_request_context("/?lang=hu"), speaking("hu"):
+        assert presenter.label({"type": "end_actions"}, {}) == "Fejezd be az akcióidat"
+        assert presenter.label({"type": "end_wells"}, {}) == "Ne építs több kutat"
+        assert presenter.label({"type": "offering", "camels": 2}, {}) == \
+            "Áldozz 2 tevét az isteneknek"
+
+
 # -- in a real browser, from the emails ------------------------------------------------------------
 
 LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")

@@ -12,12 +12,18 @@ Taps (the `data-tap` tokens that choose each action):
   buy_plow                    the plow pile                  ["plow"]
   end_wells, end_actions      buttons                        []
 Feeding starts with the hut because the map is at the top of the page: tapping a hungry hut
-then highlights only the cards that can feed it.
+then highlights only the cards that can feed it. Buttons and the confirm bar say what the
+action does as an instruction (`label`): "End your actions", "Build a ziggurat on ...".
 """
 from __future__ import annotations
 
 import math
 
+from flask_babel import gettext as _, ngettext
+
+from pbem.games.assyria import engine as R
+from pbem.games.assyria.game import (card_name, dignitary_name, food_name, piece_name,
+                                     region_name)
 from pbem.web.present import Presenter
 
 SIZE = 24                                  # hex radius (centre to corner) in SVG units
@@ -38,6 +44,16 @@ MAX_CAMELS = 10
 
 def hex_token(at) -> str:
     return f"hex:{at[0]},{at[1]}"
+
+
+def where(view: dict, at) -> str:
+    """"1,0 (barley, outside)": the hex, its food and its region, as the log lines say it."""
+    cell = next((c for c in view["board"] if c["hex"] == list(at)), None)
+    name = f"{at[0]},{at[1]}"
+    if cell is None:
+        return name
+    return "{hex} ({food}, {region})".format(hex=name, food=food_name(cell["food"]),
+                                             region=region_name(cell["region"]))
 
 
 def centre(q: int, r: int) -> tuple[float, float]:
@@ -103,6 +119,56 @@ class AssyriaPresenter(Presenter):
         if kind == "buy_plow":
             return ["plow"]
         return []
+
+    # ------------------------------------------------------------ labels
+    def label(self, action: dict, view: dict) -> str | None:
+        """The instruction on a button or in the confirm bar; the same facts as the log line."""
+        kind = action.get("type")
+        if kind == "end_actions":
+            return _("End your actions")
+        if kind == "end_wells":
+            return _("Build no more wells")
+        if kind == "start":
+            return _("Put a ziggurat base on the start hex %(where)s",
+                     where=where(view, action["hex"]))
+        if kind == "draft":
+            return _("Keep a %(card)s card", card=card_name(action["card"]))
+        if kind == "column":
+            cards = ", ".join(card_name(k) for k in view["columns"][action["column"]])
+            return _("Take farming column %(n)s (%(cards)s)", n=action["column"] + 1,
+                     cards=cards)
+        if kind == "hut":
+            return _("Place a hut on %(where)s", where=where(view, action["hex"]))
+        if kind == "feed":
+            card = _("a leftover symbol") if action["card"] == R.PLAYED else \
+                _("a {card} card").format(card=card_name(action["card"]))
+            return _("Feed the hut on %(where)s with %(card)s", where=where(view, action["hex"]),
+                     card=card)
+        if kind == "well":
+            hexes = ", ".join(f"{q},{r}" for q, r in view["well_sites"][action["site"]])
+            return _("Build a well between %(hexes)s and score %(n)s points", hexes=hexes,
+                     n=R.WELL_POINTS[view["reign"]])
+        if kind == "build":
+            return _("Build a ziggurat on %(where)s for %(camels)s camels",
+                     where=where(view, action["hex"]), camels=R.ZIGGURAT_PRICE[1])
+        if kind == "extend":
+            level = next(z["level"] for z in view["ziggurats"] if z["hex"] == action["hex"]) + 1
+            return _("Extend the ziggurat on %(where)s with a %(piece)s for %(camels)s camels",
+                     where=where(view, action["hex"]), piece=piece_name(level),
+                     camels=R.ZIGGURAT_PRICE[level])
+        if kind == "dignitary":
+            d = action["dignitary"]
+            return _("Place a hut with the %(dignitary)s for %(camels)s camels",
+                     dignitary=dignitary_name(d), camels=R.DIGNITARY_PRICE[d])
+        if kind == "offering":
+            return ngettext("Offer %(num)s camel to the gods", "Offer %(num)s camels to the gods",
+                            action["camels"])
+        if kind == "buy_food":
+            return _("Buy a %(card)s card from the leftover column",
+                     card=card_name(action["card"]))
+        if kind == "buy_plow":
+            return _("Buy a plow for %(camels)s camels", camels=R.PLOW_PRICE)
+        return None
 
     # ------------------------------------------------------------ the map's geometry
     def layout(self, view: dict) -> dict:
