@@ -114,6 +114,9 @@ class TigrisCardsPresenter(Presenter):
         if kind == "no_score":
             return _("Do not score a %(colour)s point", colour=colour)
         if kind == "ship":
+            if "column" in decision:
+                return _("Buy the %(ship)s ship in column %(n)s", ship=ship_name(action["ship"]),
+                         n=decision["column"] + 1)
             return _("Buy the %(ship)s ship", ship=ship_name(action["ship"]))
         if kind == "no_ship":
             return _("Buy no ship")
