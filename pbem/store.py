@@ -204,7 +204,7 @@ def forced_move(rules, state):
 
 def _advance(game, rules, state, events):
     """Apply forced moves at once, as automatic events: nobody is asked a choice they lack."""
-    for _ in range(MAX_FORCED_MOVES):
+    for _move in range(MAX_FORCED_MOVES):
         forced = forced_move(rules, state)
         if forced is None:
             return state

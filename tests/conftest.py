@@ -177,6 +177,21 @@ def client(app):
     return app.test_client()
 
 
+def play_at_random(game, moves, rng):
+    """Up to `moves` random legal actions through the store (any seat that is to act)."""
+    from pbem import store
+    rules = store.rules_of(game)
+    for _ in range(moves):
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        waiting = rules.to_act(state)
+        if not waiting:
+            break
+        seat = rng.choice(waiting)
+        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+    return store.get_game(game.id)
+
+
 def token_of(link: str) -> str:
     return link.rsplit("/", 1)[1]
 

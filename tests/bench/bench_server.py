@@ -16,7 +16,7 @@ import requests
 from pbem import database, store
 from pbem.app import create_app
 from pbem.games import RULES, register
-from pbem.models import Outbox, Seat, db
+from pbem.models import Outbox, db
 from tests import toygame
 from tests.conftest import free_port, reset_postgresql
 from tests.server.gunicorn_server import Gunicorn

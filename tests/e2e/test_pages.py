@@ -7,6 +7,7 @@ import re
 
 from pbem import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
+from tests.conftest import play_at_random
 
 TURN = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
 HOST = re.compile(r"http://127\.0\.0\.1:\d+/host/[A-Za-z0-9_.\-]+")
@@ -22,16 +23,6 @@ def players(prefix, languages=("en", "hu")):
             for name, lang in zip(("Ann", "Bob"), languages)]
 
 
-def play(game, moves, rng):
-    rules = store.rules_of(game)
-    for _ in range(moves):
-        game = store.get_game(game.id)
-        state = store.state_of(game)
-        if not rules.to_act(state):
-            break
-        seat = rng.choice(rules.to_act(state))
-        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
-    return store.get_game(game.id)
 
 
 def visit(phone, url, name):
@@ -50,9 +41,9 @@ def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel):
     for rules_name, moves in (("tigris", 25), ("tigris_cards", 30), ("assyria", 40)):
         game, _ = store.create_game(rules_name, players(rules_name), seed=4,
                                     host_email=f"{rules_name}-host@example.org")
-        games[rules_name] = play(game, moves, random.Random(rules_name))
+        games[rules_name] = play_at_random(game, moves, random.Random(rules_name))
     finished, _ = store.create_game("duel", players("duel"), seed=3)
-    finished = play(finished, 40, random.Random(3))
+    finished = play_at_random(finished, 40, random.Random(3))
     assert finished.status == "over"
     live.deliver()
 
@@ -89,9 +80,9 @@ def test_emails_read_on_a_phone(live, smtp, phone, duel):
     them (their HTML part, loaded as a page)."""
     for rules_name, moves in (("tigris", 6), ("tigris_cards", 6), ("assyria", 12)):
         game, _ = store.create_game(rules_name, players(f"mail-{rules_name}"), seed=4)
-        play(game, moves, random.Random(rules_name))
+        play_at_random(game, moves, random.Random(rules_name))
     finished, _ = store.create_game("duel", players("mail-duel"), seed=3)
-    play(finished, 40, random.Random(3))
+    play_at_random(finished, 40, random.Random(3))
     live.deliver()
     shown = 0
     for message in smtp.inbox.messages:

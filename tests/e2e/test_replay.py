@@ -8,6 +8,7 @@ import re
 
 from pbem import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
+from tests.conftest import play_at_random
 
 REPLAY = re.compile(r"http://127\.0\.0\.1:\d+/(?:replay/[A-Za-z0-9_.\-]+|games/\d+/replay)")
 
@@ -17,16 +18,6 @@ def players(prefix):
             for name in ("Ann", "Bob")]
 
 
-def play(game, moves, rng):
-    rules = store.rules_of(game)
-    for _ in range(moves):
-        game = store.get_game(game.id)
-        state = store.state_of(game)
-        if not rules.to_act(state):
-            break
-        seat = rng.choice(rules.to_act(state))
-        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
-    return store.get_game(game.id)
 
 
 def replay_links(smtp, address):
@@ -39,7 +30,7 @@ def step_of(phone) -> int:
 
 def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     game, _ = store.create_game("assyria", players("over"), seed=6)
-    game = play(game, 2000, random.Random(6))
+    game = play_at_random(game, 2000, random.Random(6))
     assert game.status == "over"
     live.deliver()
     over = [m for m in smtp.inbox.to("over-ann@example.org") if "over" in m["Subject"]]
@@ -119,7 +110,7 @@ def headings(page) -> list[str]:
 
 def test_a_running_games_replay_shows_a_player_no_other_hand(live, smtp, phone, browser):
     game, _ = store.create_game("tigris_cards", players("run"), seed=8)
-    game = play(game, 40, random.Random(8))
+    game = play_at_random(game, 40, random.Random(8))
     assert game.status == "running"
     live.deliver()
     ann_link = replay_links(smtp, "run-ann@example.org")[-1]

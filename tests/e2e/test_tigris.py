@@ -164,7 +164,7 @@ def test_spectators_and_waiting_seats_see_the_board_with_nothing_to_tap(pages):
                                        if who is not None else [])
                 assert choices == [] and "<svg" in html
                 assert "tg-tray" not in html if who is None else "tg-tray" in html
-                assert f'viewBox="0 0 ' in html
+                assert 'viewBox="0 0 ' in html
 
 
 def test_the_email_picture_is_a_table_of_coloured_cells(pages):

@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from pbem import mailer, store
 from pbem.games.base import GAME_PACKAGES
 from pbem.models import Link, Outbox
-from tests.conftest import token_of
+from tests.conftest import play_at_random, token_of
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = [("pbem/**.py", "python"), ("templates/**.html", "jinja2"),
@@ -132,17 +132,6 @@ PLAYERS = [{"name": "Anna", "email": "anna@example.org", "language": "hu"},
            {"name": "Bob", "email": "bob@example.org", "language": "en"}]
 
 
-def play_some(game, moves, rng):
-    rules = store.rules_of(game)
-    for _ in range(moves):
-        game = store.get_game(game.id)
-        state = store.state_of(game)
-        waiting = rules.to_act(state)
-        if not waiting:
-            break
-        seat = rng.choice(waiting)
-        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
-    return store.get_game(game.id)
 
 
 def live_token(game, seat_index: int, inbox, email: str) -> str | None:
@@ -158,7 +147,7 @@ def test_pages_and_mail_render_in_both_languages(app, client, smtp, rules_name):
     rng = random.Random(rules_name)
     game, host_token = store.create_game(rules_name, PLAYERS, seed=5,
                                          host_email="host@example.org")
-    game = play_some(game, 12, rng)
+    game = play_at_random(game, 12, rng)
     mailer.send_due()
     tokens = {seat: live_token(game, seat, smtp.inbox, p["email"])
               for seat, p in enumerate(PLAYERS)}
@@ -195,7 +184,7 @@ def test_pages_and_mail_render_in_both_languages(app, client, smtp, rules_name):
 def test_game_over_mail_and_pages_in_both_languages(app, client, smtp):
     """Finished games: the ranking, the chart, the archive and the over mail."""
     game, _ = store.create_game("assyria", PLAYERS, seed=9)
-    game = play_some(game, 2000, random.Random(9))
+    game = play_at_random(game, 2000, random.Random(9))
     assert game.status == "over"
     mailer.send_due()
     over = [m for m in smtp.inbox.to("anna@example.org") if "véget ért" in m["Subject"]]

@@ -13,26 +13,16 @@ from pbem.database import write_transaction
 from pbem.games import RULES
 from pbem.web import replay as replay_module
 from pbem.web import results
-from tests.conftest import token_of
+from tests.conftest import play_at_random, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 
 
-def play(game, moves, rng):
-    rules = store.rules_of(game)
-    for _ in range(moves):
-        game = store.get_game(game.id)
-        state = store.state_of(game)
-        if not rules.to_act(state):
-            break
-        seat = rng.choice(rules.to_act(state))
-        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
-    return store.get_game(game.id)
 
 
 def test_every_step_is_the_state_the_log_replays_to(app):
     game, _ = store.create_game("tigris", PLAYERS, seed=3)
-    game = play(game, 70, random.Random(3))
+    game = play_at_random(game, 70, random.Random(3))
     rules = store.rules_of(game)
     expected = {event.seq: rules.dump(state) for event, state in store.replay(game)}
     replay_module._checkpoints.clear()
@@ -61,7 +51,7 @@ def controls(page: str) -> dict:
 
 def test_spectators_step_through_with_links_and_forms(app, client):
     game, _ = store.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
-    game = play(game, 4, random.Random(2))
+    game = play_at_random(game, 4, random.Random(2))
     base = f"/games/{game.id}/replay"
     page = client.get(f"{base}?step=1").get_data(as_text=True)
     links_ = controls(page)
@@ -73,7 +63,7 @@ def test_spectators_step_through_with_links_and_forms(app, client):
     assert "<script" in page and "replay.js" in page and "onclick" not in page
     assert f"Move 1 of {game.seq}" in page
     playing = client.get(f"{base}?step=2&play=1").get_data(as_text=True)
-    assert 'http-equiv="refresh"' in playing and f"step=3&amp;play=1" in playing
+    assert 'http-equiv="refresh"' in playing and "step=3&amp;play=1" in playing
     assert 'data-playing="1"' in playing
     assert client.get(f"{base}?step=999").status_code == 200
     assert f"Move {game.seq} of {game.seq}" in client.get(f"{base}?step=999").get_data(as_text=True)
@@ -88,7 +78,7 @@ def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
     game, _ = store.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
     mailer.send_due()
     first = token_of(smtp.inbox.last_link("ann@example.org"))
-    game = play(game, 1, random.Random(2))              # Ann attacked: Bob is to act
+    game = play_at_random(game, 1, random.Random(2))              # Ann attacked: Bob is to act
     rules = store.rules_of(game)
     spent = client.get(f"/turn/{first}")
     assert spent.status_code == 410                                 # her turn passed
@@ -102,7 +92,7 @@ def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
     assert client.get(f"/replay/{first[:-3]}xyz").status_code == 403
     rng = random.Random(5)
     while smtp.inbox.last_link("ann@example.org") == smtp.inbox.links_for("ann@example.org")[0]:
-        game = play(game, 1, rng)                       # until Ann is sent a newer link
+        game = play_at_random(game, 1, rng)                       # until Ann is sent a newer link
         mailer.send_due()
     assert client.get(f"/replay/{first}").status_code == 410      # only the newest link
     newest = token_of(smtp.inbox.last_link("ann@example.org"))
@@ -114,7 +104,7 @@ def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
 
 def test_a_finished_game_shows_everything(app, client):
     game, _ = store.create_game("duel", PLAYERS, seed=2)
-    game = play(game, 50, random.Random(2))
+    game = play_at_random(game, 50, random.Random(2))
     assert game.status == "over"
     page = client.get(f"/games/{game.id}/replay?step=1").get_data(as_text=True)
     assert "Holdings of Ann" in page and "Holdings of Bob" in page

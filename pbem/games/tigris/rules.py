@@ -418,7 +418,7 @@ def build_monument(state: dict, name: str, top_left: int) -> None:
 
 def decline_monument(state: dict) -> None:
     """A declined square can never carry a monument later."""
-    for _, top_left in monument_choices(state):
+    for _colour, top_left in monument_choices(state):
         if top_left not in state["declined"]:
             state["declined"].append(top_left)
     state["declined"].sort()
@@ -554,7 +554,7 @@ def end_game(state: dict, reason: str) -> None:
 def final_colors(points: dict, treasures: int) -> list[int]:
     """The seat's colours weakest first, each treasure placed on the weakest colour."""
     values = sorted(points[c] for c in COLORS)
-    for _ in range(treasures):
+    for _treasure in range(treasures):
         values[0] += 1
         values.sort()
     return values

@@ -7,7 +7,6 @@ import pytest
 
 from pbem.games import base
 from pbem.games.assyria import rules
-from pbem.games.assyria import engine as R
 
 from .helpers import check_invariants, playout
 
