@@ -106,6 +106,21 @@ class Rules(Protocol):
         """The state that `dump` wrote."""
 
 
+def copy_json(value):
+    """A deep copy of JSON-like data (dicts, lists, and immutable leaves such as str, int, tuple),
+    several times faster than copy.deepcopy, which `apply` pays for on every action."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copy_json(item) for key, item in value.items()}
+    if kind is list:
+        copied = value[:]
+        for index, item in enumerate(copied):
+            if type(item) in (dict, list):
+                copied[index] = copy_json(item)
+        return copied
+    return value
+
+
 def check_options(rules: Rules, options: dict | None) -> dict:
     """The game's options with defaults filled in; IllegalAction names what is allowed."""
     options = dict(options or {})

@@ -1,9 +1,8 @@
 """The `Rules` protocol for Assyria: legal actions, checked actions, views and log lines."""
 from __future__ import annotations
 
-import copy
 
-from pbem.games.base import IllegalAction, _, check_options, ngettext
+from pbem.games.base import IllegalAction, _, check_options, copy_json, ngettext
 
 from . import engine as R
 from .board import board, coords, key
@@ -63,7 +62,7 @@ class Assyria:
     # ------------------------------------------------------------ apply
     def apply(self, state, seat: int, action: dict) -> dict:
         self._check(state, seat, action)
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         self._do(new, seat, action)
         return new
 
@@ -105,7 +104,7 @@ class Assyria:
                           for h, (s, lv) in state["ziggurats"].items()],
             "well_sites": [[coords(h) for h in site] for site in bd.well_sites],
             "wells": list(state["wells"]), "wells_in_stock": R.wells_in_stock(state),
-            "dignitaries": copy.deepcopy(state["dignitaries"]),
+            "dignitaries": copy_json(state["dignitaries"]),
             "expansion": list(state["expansion"]), "bonus": state["bonus"],
             "expansion_deck": len(state["expansion_deck"]),
             "expansion_discards": list(state["expansion_discards"]),
@@ -117,8 +116,8 @@ class Assyria:
             "to_place": state["to_place"], "fed": [coords(h) for h in state["fed"]],
             "played": dict(state["played"]), "raised": [coords(h) for h in state["raised"]],
             "seats": [self._seat_view(state, s) for s in range(state["players"])],
-            "assur": copy.deepcopy(state["assur"]),
-            "final": copy.deepcopy(state["final"]),
+            "assur": copy_json(state["assur"]),
+            "final": copy_json(state["final"]),
         }
         if over:
             out["seed"] = state["seed"]
@@ -229,10 +228,10 @@ class Assyria:
 
     # ------------------------------------------------------------ storage
     def dump(self, state) -> dict:
-        return copy.deepcopy(state)
+        return copy_json(state)
 
     def load(self, data: dict) -> dict:
-        return copy.deepcopy(data)
+        return copy_json(data)
 
 
 # ---------------------------------------------------------------- names in the players' language

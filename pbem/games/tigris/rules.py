@@ -5,11 +5,10 @@ The state is a plain JSON-ready dict (see `setup`); squares are indices 0..175
 """
 from __future__ import annotations
 
-import copy
 import itertools
 import random
 
-from pbem.games.base import IllegalAction, _, check_options
+from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import words
 from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
@@ -816,7 +815,7 @@ class TigrisRules:
             raise IllegalAction(_("the game is over"))
         if seat not in self.to_act(state):
             raise IllegalAction(_("seat {seat} is not to act now").format(seat=seat))
-        state = copy.deepcopy(state)
+        state = copy_json(state)
         if state["pending"] is not None:
             do_pending_action(state, seat, action)
         else:
@@ -845,12 +844,12 @@ class TigrisRules:
         return describe(self, state, seat, action)
 
     def dump(self, state: dict) -> dict:
-        return copy.deepcopy(state)
+        return copy_json(state)
 
     def load(self, data: dict) -> dict:
         if not isinstance(data, dict) or "board" not in data:
             raise ValueError("not a Tigris & Euphrates state")
-        return copy.deepcopy(data)
+        return copy_json(data)
 
 
 __all__ = ["TigrisRules", "IllegalAction", "Regions", "ranking", "final_colors"]

@@ -1,24 +1,12 @@
 """`TigrisCards`: Euphrat & Tigris, the card game, behind the `Rules` protocol."""
 from __future__ import annotations
 
-from pbem.games.base import IllegalAction, _, check_options
+from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import views
 from .actions import canonical, legal_actions, why_illegal
 from .engine import advance, answer_decision, new_state, take_action
 from .scoring import final_ranking
-
-
-def clone(value):
-    """A deep copy of JSON-shaped data (lists of ints and strings are copied flat)."""
-    kind = type(value)
-    if kind is dict:
-        return {key: clone(item) for key, item in value.items()}
-    if kind is list:
-        if value and type(value[0]) in (int, str):
-            return value[:]
-        return [clone(item) for item in value]
-    return value
 
 
 class TigrisCards:
@@ -47,7 +35,7 @@ class TigrisCards:
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         self._check(state, seat, action)
-        st = clone(state)
+        st = copy_json(state)
         if action["type"] == "standing":
             st["prefs"][seat][action["decision"]] = action["answer"]
         else:
@@ -96,7 +84,7 @@ class TigrisCards:
 
     # ---- Storage ----
     def dump(self, state: dict) -> dict:
-        return clone(state)
+        return copy_json(state)
 
     def load(self, data: dict) -> dict:
-        return clone(data)
+        return copy_json(data)
