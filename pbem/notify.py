@@ -16,7 +16,8 @@ from flask_babel import gettext as _
 from . import links
 from .games.base import speaking
 from .models import Event, Game, Outbox, Seat
-from .web import title_of
+from .present import presenter_for, results
+from .present.titles import title_of
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")
 
@@ -140,7 +141,6 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
                    kind: str = "turn") -> str:
     """Issue a fresh link for `seat` and mail it with what happened since its last turn, a
     small picture of the board (the game's `email_template`) and what is asked."""
-    from .web.present import presenter_for
     config = current_app.config
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     names = [s.name for s in seats]
@@ -159,8 +159,6 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
 
 
 def _game_over_mail(game, rules, state, seat, seats, result) -> None:
-    from .web import results
-    from .web.present import presenter_for
     names = [s.name for s in seats]
     ranking = [[names[i] for i in tie] for tie in result.get("ranking", [])]
     presenter = presenter_for(game.rules)

@@ -113,7 +113,8 @@ def worker_database(url: str) -> str:
     if not worker:
         return url
     import psycopg2
-    name = f"pbem_test_{worker}"
+    base, name = url.rsplit("/", 1)
+    name = f"{name}_{worker}"          # two checkouts testing at once name different bases
     connection = psycopg2.connect(url)
     connection.autocommit = True
     with connection.cursor() as cursor:
@@ -121,7 +122,7 @@ def worker_database(url: str) -> str:
         if cursor.fetchone() is None:
             cursor.execute(f'CREATE DATABASE "{name}"')
     connection.close()
-    return url.rsplit("/", 1)[0] + "/" + name
+    return base + "/" + name
 
 
 @pytest.fixture(params=_database_urls())

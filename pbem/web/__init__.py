@@ -6,6 +6,8 @@ from urllib.parse import urlencode
 import flask_babel
 from flask import Flask, request
 
+from ..present.titles import game_name, title_of
+
 
 def register_blueprints(app: Flask) -> None:
     from . import api, dev, games, host, replay, turn
@@ -38,14 +40,6 @@ def lang_url(code: str) -> str:
     return request.path + "?" + urlencode(args + [("lang", code)])
 
 
-def game_name(rules_name: str, default: str = "") -> str:
-    """A game's name in the page's language."""
-    from flask_babel import gettext as _
-    names = {"tigris": _("Tigris & Euphrates"), "tigris_cards": _("Euphrat & Tigris: the card game"),
-             "assyria": _("Assyria")}
-    return names.get(rules_name, default or rules_name)
-
-
 def error_page(exc):
     """Errors as pages of the site (its language, its switch), not the framework's default."""
     from flask import render_template
@@ -58,15 +52,3 @@ def error_page(exc):
         return jsonify({"error": getattr(exc, "description", str(exc))}), code
     return render_template("error.html", title=titles.get(code, str(code)),
                            description=getattr(exc, "description", "")), code
-
-
-def title_of(game) -> str:
-    """The game's title, its game's name in the page's language when the title is the
-    default one ("<game>: <players>"); a host's own title stays as it was written."""
-    from ..games import RULES
-    if game is None:
-        return ""
-    rules = RULES.get(game.rules)
-    if rules is not None and game.title.startswith(rules.title + ": "):
-        return game_name(game.rules, rules.title) + game.title[len(rules.title):]
-    return game.title

@@ -1,12 +1,12 @@
 """What the turn page and the JSON API share: reading a link, shaping a seat's answer."""
 from __future__ import annotations
 
-import json
 
 from flask import current_app
 
 from .. import links, store
 from ..models import Game
+from ..present import action_key  # noqa: F401 - the turn page's form values
 
 
 def check_link(token: str) -> links.Access:
@@ -42,11 +42,6 @@ def turn_payload(game: Game, seat: int, state=None) -> dict:
         "actions": rules.legal_actions(state, seat),
         "result": rules.result(state),
     }
-
-
-def action_key(action: dict) -> str:
-    """A canonical text for an action, used as a form value."""
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
 def parse_seq(raw) -> int:

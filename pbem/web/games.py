@@ -10,8 +10,8 @@ from .. import notify, store
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
 from ..models import Game
-from . import results
-from .present import presenter_for
+from ..present import results
+from ..present import presenter_for
 
 bp = Blueprint("games", __name__)
 

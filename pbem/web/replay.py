@@ -17,8 +17,8 @@ from flask_babel import gettext as _
 from .. import links, notify, store
 from ..games.base import current_language
 from ..models import Event, Game, Link, utcnow
-from . import results
-from .present import presenter_for
+from ..present import results
+from ..present import presenter_for
 
 bp = Blueprint("replay", __name__)
 

@@ -12,9 +12,10 @@ from ..database import write_transaction
 from ..games import IllegalAction
 from ..models import Link, Seat, utcnow
 from ..games.base import current_language
-from . import present, results
+from .. import present
+from ..present import results
 from .common import check_link, check_link_to_act, parse_seq, turn_payload
-from .present import presenter_for
+from ..present import presenter_for
 
 bp = Blueprint("turn", __name__)
 

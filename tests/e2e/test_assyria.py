@@ -10,7 +10,7 @@ from flask import render_template
 
 from pbem.games.assyria import rules
 from pbem.games.base import speaking
-from pbem.web.present import choices as make_choices, presenter_for
+from pbem.present import choices as make_choices, presenter_for
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):

@@ -11,8 +11,8 @@ from flask import render_template_string
 
 from pbem import store
 from pbem.games import RULES
-from pbem.web import present
-from pbem.web.present import presenter_for
+from pbem import present
+from pbem.present import presenter_for
 from tests.conftest import make_app
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 

@@ -43,7 +43,7 @@ def owner_of(filename: str) -> str:
     """Whose catalogue should hold a message found in `filename`."""
     for game in GAME_PACKAGES:
         if (filename.startswith((f"pbem/games/{game}/", f"templates/games/{game}/"))
-                or filename == f"pbem/web/boards/{game}.py"):
+                or filename == f"pbem/present/boards/{game}.py"):
             return game
     return "pbem"
 

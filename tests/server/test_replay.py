@@ -12,7 +12,7 @@ from pbem import links, mailer, store
 from pbem.database import write_transaction
 from pbem.games import RULES
 from pbem.web import replay as replay_module
-from pbem.web import results
+from pbem.present import results
 from tests.conftest import play_at_random, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]

@@ -17,8 +17,8 @@ from flask import render_template
 from pbem import links, store
 from pbem.games import RULES
 from pbem.games.base import current_language, set_language
-from pbem.web.common import action_key
-from pbem.web.present import presenter_for
+from pbem.present import action_key
+from pbem.present import presenter_for
 
 TAP = re.compile(r'data-tap="([^"]+)"')
 CHOICE = re.compile(r'data-choice="([^"]+)"')

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _, ngettext
 
-from ..present import Presenter
+from .. import Presenter
 
 COLS, ROWS = 16, 11
 CELL = 40                 # one square in SVG user units

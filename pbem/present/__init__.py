@@ -8,6 +8,7 @@ action, asks the player to confirm it. Without JavaScript the same actions are p
 from __future__ import annotations
 
 import importlib
+import json
 
 
 class Presenter:
@@ -39,22 +40,26 @@ _cache: dict[str, Presenter] = {}
 
 
 def presenter_for(rules_name: str) -> Presenter:
-    """The game's presenter (`pbem.web.boards.<name>.presenter`), else the generic one."""
+    """The game's presenter (`pbem.present.boards.<name>.presenter`), else the generic one."""
     if rules_name not in _cache:
         presenter = GENERIC
         if rules_name in _BOARDS:
             try:
-                module = importlib.import_module(f"pbem.web.boards.{rules_name}")
+                module = importlib.import_module(f"pbem.present.boards.{rules_name}")
                 presenter = module.presenter
             except ModuleNotFoundError as exc:
-                if exc.name != f"pbem.web.boards.{rules_name}":
+                if exc.name != f"pbem.present.boards.{rules_name}":
                     raise
         _cache[rules_name] = presenter
     return _cache[rules_name]
 
 
+def action_key(action: dict) -> str:
+    """A canonical text for an action, used as a form value."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
 def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> list[dict]:
     """Each legal action as {key, taps, label} for the turn page and turn.js."""
-    from .common import action_key
     return [{"key": action_key(a), "taps": presenter.taps(a, view),
              "label": presenter.label(a, view) or label(a)} for a in actions]

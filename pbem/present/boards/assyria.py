@@ -24,7 +24,7 @@ from flask_babel import gettext as _, ngettext
 from pbem.games.assyria import engine as R
 from pbem.games.assyria.game import (card_name, dignitary_name, food_name, piece_name,
                                      region_name)
-from pbem.web.present import Presenter
+from pbem.present import Presenter
 
 SIZE = 24                                  # hex radius (centre to corner) in SVG units
 ROOT3 = math.sqrt(3)

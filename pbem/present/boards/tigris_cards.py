@@ -14,7 +14,7 @@ from flask_babel import gettext as _, ngettext
 from pbem.games.tigris_cards.cards import COLOURS, COLUMN_LIMIT, DYNASTIES
 from pbem.games.tigris_cards.engine import STANDING
 from pbem.games.tigris_cards.views import colour_name, leader_name, ship_name, where
-from pbem.web.present import Presenter
+from pbem.present import Presenter
 
 PITCH = 44                 # one column (or row) of the table, in SVG units
 CARD = 40                  # a card's side; the rest is the space between cards

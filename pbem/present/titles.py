@@ -1,0 +1,24 @@
+"""A game's name and title in the reader's language, for pages and mail alike."""
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from ..games import RULES
+
+
+def game_name(rules_name: str, default: str = "") -> str:
+    """A game's name in the page's language."""
+    names = {"tigris": _("Tigris & Euphrates"), "tigris_cards": _("Euphrat & Tigris: the card game"),
+             "assyria": _("Assyria")}
+    return names.get(rules_name, default or rules_name)
+
+
+def title_of(game) -> str:
+    """The game's title, its game's name in the page's language when the title is the
+    default one ("<game>: <players>"); a host's own title stays as it was written."""
+    if game is None:
+        return ""
+    rules = RULES.get(game.rules)
+    if rules is not None and game.title.startswith(rules.title + ": "):
+        return game_name(game.rules, rules.title) + game.title[len(rules.title):]
+    return game.title
