@@ -16,7 +16,6 @@ from pbem.games import RULES, register
 from tests import toygame
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
-TABLES = ("outbox", "link", "event", "seat", "game", "migratehistory")
 LINK = re.compile(r"http://pbem\.test/turn/[A-Za-z0-9_.\-]+")
 
 
@@ -98,12 +97,13 @@ def _database_urls():
 
 
 def reset_postgresql(url: str) -> None:
+    """An empty database: every table of every migration goes, whatever its name."""
     import psycopg2
     connection = psycopg2.connect(url)
     connection.autocommit = True
     with connection.cursor() as cursor:
-        for table in TABLES:
-            cursor.execute(f'DROP TABLE IF EXISTS "{table}" CASCADE')
+        cursor.execute("DROP SCHEMA public CASCADE")
+        cursor.execute("CREATE SCHEMA public")
     connection.close()
 
 
