@@ -1,17 +1,13 @@
 """The application factory: settings, database, mail, pages and commands."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Flask
 
 from . import config as settings_module
-from . import i18n
+from . import i18n, package
 from .database import bind, is_sqlite
 from .mailer import mail
 from .models import db
-
-ROOT = Path(__file__).resolve().parent.parent
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -21,7 +17,7 @@ CONTENT_SECURITY_POLICY = (
 def create_app(config: dict | None = None) -> Flask:
     settings = settings_module.from_environment()
     settings.update(config or {})
-    app = Flask(__name__, template_folder=str(ROOT / "templates"))
+    app = Flask(__name__, template_folder=str(package.folder("templates")))
     app.config.update(settings)
     _require_secret_key(app)
     # flask-mail would silently drop mail under TESTING; the tests want real SMTP.

@@ -7,9 +7,10 @@ import peewee as pw
 from playhouse.db_url import parse
 from playhouse.pool import PooledPostgresqlDatabase
 
+from . import package
 from .models import db
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = package.folder("migrations")
 SQLITE_PRAGMAS = {
     "journal_mode": "wal",      # readers never wait for the writer
     "busy_timeout": 10000,      # a writer waits its turn instead of failing "database is locked"

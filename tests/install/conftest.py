@@ -1,0 +1,89 @@
+"""Helpers for the install tests: a wheel built from a copy of the checkout, a fresh venv
+outside it, and empty databases."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import PG_URL
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def checkout_copy(destination: Path) -> Path:
+    """The checkout's files as git sees them (tracked and new, not ignored): no stale build/."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, check=True, capture_output=True).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return destination
+
+
+def build_wheel(workdir: Path) -> Path:
+    source = checkout_copy(workdir / "source")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(workdir / "dist"), str(source)], check=True, capture_output=True)
+    return next((workdir / "dist").glob("pbem-*.whl"))
+
+
+def clean_environment(**settings) -> dict:
+    """The environment of a process that knows nothing of the checkout."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PBEM_", "PYTHON", "VIRTUAL_ENV", "PYTEST"))}
+    env.update(settings)
+    return env
+
+
+def fresh_postgresql(suffix: str) -> str:
+    """An empty PostgreSQL database of its own (dropped and made anew), named after PG_URL's."""
+    import psycopg2
+    base, name = PG_URL.rsplit("/", 1)
+    name = f"{name}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{suffix}"
+    connection = psycopg2.connect(PG_URL)
+    connection.autocommit = True
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    connection.close()
+    return f"{base}/{name}"
+
+
+def database_params():
+    return ["sqlite"] + (["postgresql"] if PG_URL else [])
+
+
+def wait_for(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the server stopped: " + process.stdout.read().decode())
+        try:
+            requests.get(url, timeout=5)
+            return
+        except requests.RequestException:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing answered at {url} in {seconds} s")
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """A venv outside the checkout with the wheel (and its [postgres] extra) installed."""
+    workdir = tmp_path_factory.mktemp("wheel")
+    wheel = build_wheel(workdir)
+    venv = workdir / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                    f"{wheel}[postgres]"], check=True, capture_output=True,
+                   env=clean_environment(), cwd=workdir)
+    return venv
