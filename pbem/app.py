@@ -5,7 +5,7 @@ from flask import Flask
 
 from . import config as settings_module
 from . import i18n, package
-from .database import bind, is_sqlite
+from .database import bind, is_sqlite, parts_of
 from .mailer import mail
 from .models import db
 
@@ -22,7 +22,7 @@ def create_app(config: dict | None = None) -> Flask:
     _require_secret_key(app)
     # flask-mail would silently drop mail under TESTING; the tests want real SMTP.
     app.config.update(MAIL_DEFAULT_SENDER=app.config["MAIL_SENDER"], MAIL_SUPPRESS_SEND=False)
-    bind(app.config["DATABASE_URL"])
+    bind(app.config["DATABASE_URL"], parts_of(app.config))
     mail.init_app(app)
     _database_per_request(app)
     i18n.init_app(app)

@@ -1,11 +1,25 @@
-"""Settings: defaults, overridden by PBEM_* environment variables, then by create_app(config)."""
+"""Settings: defaults, overridden by the settings file, by PBEM_* environment variables, then by
+create_app(config).
+
+The settings file is the one systemd reads (`EnvironmentFile=/etc/pbem/pbem.env`): pbem reads
+it itself when PBEM_CONFIG names it, or else when /etc/pbem/pbem.env exists, so that
+`sudo -u pbem pbem ...` sees what the services see. It is parsed the way systemd parses an
+EnvironmentFile; a variable already set in the environment wins over the file.
+"""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 DEFAULTS = {
     "ENV": "production",                  # PBEM_ENV=development for `make run`
     "DATABASE_URL": "sqlite:///instance/pbem.db",
+    # PostgreSQL by parts (each overrides the URL's part): a password needs no quoting here.
+    "DATABASE_HOST": None,
+    "DATABASE_PORT": None,
+    "DATABASE_NAME": None,
+    "DATABASE_USER": None,
+    "DATABASE_PASSWORD": None,
     "SECRET_KEY": None,
     "BASE_URL": "http://localhost:5000",
     "MAIL_SERVER": "localhost",
@@ -23,6 +37,11 @@ DEFAULTS = {
 }
 
 DEV_SECRET_KEY = "pbem-development-only-not-secret"
+DEFAULT_FILE = "/etc/pbem/pbem.env"
+
+
+class SettingsError(RuntimeError):
+    """A setting that is missing or wrong; the message says which and how to fix it."""
 
 
 def _coerce(default, raw: str):
@@ -34,13 +53,134 @@ def _coerce(default, raw: str):
 
 
 def from_environment(environ=os.environ) -> dict:
-    """The settings, with every PBEM_<NAME> variable applied over the defaults."""
+    """The settings: defaults, then the settings file's PBEM_<NAME> values, then the
+    environment's (which win)."""
     settings = dict(DEFAULTS)
+    merged = {**read_settings_file(environ), **environ}
     for key, default in DEFAULTS.items():
-        raw = environ.get(f"PBEM_{key}")
+        raw = merged.get(f"PBEM_{key}")
         if raw is not None and raw != "":
             try:
                 settings[key] = _coerce(default, raw)
             except ValueError:
                 raise SystemExit(f"PBEM_{key}={raw!r} is not a valid {type(default).__name__}")
     return settings
+
+
+# -- the settings file -------------------------------------------------------------------------------
+
+def settings_file(environ=os.environ) -> Path | None:
+    """The settings file pbem reads: PBEM_CONFIG's, else /etc/pbem/pbem.env when it exists."""
+    named = environ.get("PBEM_CONFIG")
+    if named:
+        return Path(named)
+    default = Path(DEFAULT_FILE)
+    return default if default.exists() else None
+
+
+def read_settings_file(environ=os.environ) -> dict:
+    """The variables the settings file assigns ({} when there is none)."""
+    path = settings_file(environ)
+    if path is None:
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SettingsError(
+            f"cannot read the settings file {path} ({exc.strerror}): run pbem as the service "
+            f"user (sudo -u pbem pbem ...) or name another file with PBEM_CONFIG") from None
+    return parse_environment_file(text)
+
+
+WHITESPACE, NEWLINE, COMMENTS = " \t\n\r", "\n\r", "#;"
+SHELL_NEED_ESCAPE = '"\\`$'
+
+
+def parse_environment_file(text: str) -> dict:
+    """KEY=VALUE lines as systemd reads an EnvironmentFile (systemd's env-file.c): # and ;
+    start comment lines (only at a line's start), values may be 'single' or "double" quoted,
+    a backslash escapes the next character (and joins lines), an unquoted value loses its
+    trailing blanks. Lines that are not assignments are skipped."""
+    found: dict[str, str] = {}
+    state, key, value = "pre_key", [], []
+    key_blank = value_blank = None          # where trailing blanks began, to trim them
+
+    def push():
+        name = "".join(key[:key_blank] if key_blank is not None else key)
+        if name:
+            found[name] = "".join(value)
+
+    for c in text + "\n":
+        if state == "pre_key":
+            if c in COMMENTS:
+                state = "comment"
+            elif c not in WHITESPACE:
+                state, key, key_blank = "key", [c], None
+        elif state == "key":
+            if c in NEWLINE:
+                state = "pre_key"           # a line without "=": not an assignment
+            elif c == "=":
+                state, value, value_blank = "pre_value", [], None
+            else:
+                if c not in WHITESPACE:
+                    key_blank = None
+                elif key_blank is None:
+                    key_blank = len(key)
+                key.append(c)
+        elif state == "pre_value":
+            if c in NEWLINE:
+                push()
+                state = "pre_key"
+            elif c == "'":
+                state = "single"
+            elif c == '"':
+                state = "double"
+            elif c == "\\":
+                state = "value_escape"
+            elif c not in WHITESPACE:
+                state = "value"
+                value.append(c)
+        elif state == "value":
+            if c in NEWLINE:
+                if value_blank is not None:
+                    del value[value_blank:]
+                push()
+                state = "pre_key"
+            elif c == "\\":
+                state, value_blank = "value_escape", None
+            else:
+                if c not in WHITESPACE:
+                    value_blank = None
+                elif value_blank is None:
+                    value_blank = len(value)
+                value.append(c)
+        elif state == "value_escape":
+            state = "value"
+            if c not in NEWLINE:            # an escaped newline joins the lines
+                value.append(c)
+        elif state == "single":
+            if c == "'":
+                state = "pre_value"
+            else:
+                value.append(c)
+        elif state == "double":
+            if c == '"':
+                state = "pre_value"
+            elif c == "\\":
+                state = "double_escape"
+            else:
+                value.append(c)
+        elif state == "double_escape":
+            state = "double"
+            if c in SHELL_NEED_ESCAPE:
+                value.append(c)
+            elif c != "\n":
+                value.extend(("\\", c))
+        elif state == "comment":
+            if c == "\\":
+                state = "comment_escape"
+            elif c in NEWLINE:
+                state = "pre_key"
+        elif state == "comment_escape":     # systemd 254 on: a comment never runs on
+            state = "pre_key" if c in NEWLINE else "comment"
+    return found
