@@ -11,7 +11,7 @@ import time
 from email import charset as email_charset
 
 from flask import current_app
-from flask_mail import Connection, Mail, Message
+from flask_mail import BadHeaderError, Connection, Mail, Message
 
 from .database import is_sqlite, write_transaction
 from .models import Outbox, utcnow
@@ -54,8 +54,19 @@ class PermanentFailure(Exception):
     pass
 
 
+class Unbuildable(Exception):
+    """A row that cannot become a message (a line break in a header, an unencodable address):
+    retrying would fail the same way."""
+
+    def __init__(self, cause: BaseException):
+        super().__init__(f"{type(cause).__name__}: {cause}")
+
+
 def classify(exc: BaseException) -> bool:
-    """True when a failure is permanent (a 5xx answer); everything else is retried."""
+    """True when a failure is permanent (a 5xx answer, a row that cannot be built);
+    everything else is retried."""
+    if isinstance(exc, Unbuildable):
+        return True
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _ in exc.recipients.values()]
         return bool(codes) and all(500 <= code < 600 for code in codes)
@@ -132,12 +143,25 @@ def send_due(limit: int = 100, now: dt.datetime | None = None) -> dict:
     try:
         for row in rows:
             try:
-                connection.send(_message(row))
+                message = _message(row)
+                if message.has_bad_headers():
+                    raise BadHeaderError("a line break in the subject, sender or recipient")
+                message.as_bytes()          # build it whole first: an unencodable part fails here
+            except Exception as exc:  # noqa: BLE001 - one row that cannot be built is its failure
+                counts[_mark_failed(row, Unbuildable(exc), now)] += 1
+                continue
+            try:
+                connection.send(message)
             except smtplib.SMTPServerDisconnected as exc:
                 counts[_mark_failed(row, exc, now)] += 1
                 break
             except (OSError, smtplib.SMTPException) as exc:
                 counts[_mark_failed(row, exc, now)] += 1
+                continue
+            except Exception as exc:  # noqa: BLE001 - anything else stays this row's failure
+                counts[_mark_failed(row, exc, now)] += 1
+                if not _reset(connection):
+                    break
                 continue
             _mark_sent(row)
             counts["sent"] += 1
@@ -148,6 +172,16 @@ def send_due(limit: int = 100, now: dt.datetime | None = None) -> dict:
         except (OSError, smtplib.SMTPException):
             pass
     return counts
+
+
+def _reset(connection) -> bool:
+    """After a failure in the middle of one message, RSET so the next starts clean;
+    False when the connection is no longer usable."""
+    try:
+        connection.host.rset()
+        return True
+    except Exception:  # noqa: BLE001 - a broken connection: the rest go back to the queue
+        return False
 
 
 def _as_temporary(exc: BaseException) -> BaseException:
@@ -166,7 +200,11 @@ def _release_unsent(rows: list[Outbox]) -> None:
 def worker(interval: float = 5.0, once: bool = False) -> None:
     """Send what is due, then wait `interval` seconds, forever."""
     while True:
-        counts = send_due()
+        try:
+            counts = send_due()
+        except Exception:  # noqa: BLE001 - a worker outlives any one bad pass (database restart...)
+            log.exception("mail: this pass failed; trying again in %ss", interval)
+            counts = {}
         if any(counts.values()):
             log.info("mail: %(sent)d sent, %(retry)d to retry, %(failed)d failed", counts)
         if once:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from . import links, notify
+from . import links, notify, validate
 from .database import is_sqlite, write_transaction
 from .games import RULES, IllegalAction, check_options
 from .games.base import LANGUAGES, _, speaking
@@ -89,6 +89,9 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
     """A new game with its seats and creation event; invitations and first links go out.
     Returns (game, host_token)."""
     rules, options = validate_new_game(rules_name, len(players), options)
+    players = validate.players(players)
+    title = validate.title(title)
+    host_email = validate.host_email(host_email, required=False)
     seed = secrets.randbits(62) if seed is None else int(seed)
     state = rules.setup(len(players), seed, options)
     names = [p["name"] for p in players]
@@ -100,10 +103,10 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
             rules=rules.name, rules_version=rules.version, options=options,
             players=len(players), seed=seed, seq=0, state=rules.dump(state),
             head_hash=chain_hash("", 0, None, creation, False, created_at),
-            title=title or f"{rules.title}: {' vs '.join(names)}", host_email=host_email)
+            title=title or validate.default_title(rules.title, names), host_email=host_email)
         for index, player in enumerate(players):
             Seat.create(game=game, index=index, name=player["name"],
-                        email=player.get("email", ""), language=player.get("language") or "en")
+                        email=player["email"], language=_language(player.get("language")))
         Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
                      summary="The game begins.", summaries=in_every_language(lambda: _("The game begins.")), hash=game.head_hash)
         host_token = links.issue_host(current_app.config["SECRET_KEY"], game)
@@ -112,6 +115,10 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
         notify.game_created(game, host_token)
         notify.after_change(game, rules, state, before=[])
     return game, host_token
+
+
+def _language(raw) -> str:
+    return raw if raw in LANGUAGES else "en"
 
 
 # -- appending -----------------------------------------------------------------------------------
@@ -295,14 +302,18 @@ def import_record(record: dict) -> Game:
     if record.get("rules_version") != rules.version:
         raise ValueError(f"the record was played with {rules.name} version "
                          f"{record.get('rules_version')}, this server has {rules.version}")
+    seats = validate.players(record.get("seats") or [])
+    if len(seats) != creation["players"]:
+        raise ValueError(f"the record has {len(seats)} seats for {creation['players']} players")
+    title = validate.title(record.get("title", ""))
     state = rules.setup(creation["players"], creation["seed"], options)
     with write_transaction():
         game = Game.create(rules=rules.name, rules_version=rules.version, options=options,
                            players=creation["players"], seed=creation["seed"], seq=0,
-                           state={}, head_hash="", title=record.get("title", ""))
-        for index, seat in enumerate(record.get("seats") or []):
+                           state={}, head_hash="", title=title)
+        for index, seat in enumerate(seats):
             Seat.create(game=game, index=index, name=seat["name"],
-                        language=seat.get("language", "en"))
+                        language=_language(seat.get("language")))
         prev = ""
         for raw in events:
             seq = raw["seq"]

@@ -1,12 +1,10 @@
 """Public pages: the list of games, a new game, each game's spectator page and record."""
 from __future__ import annotations
 
-import re
-
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask_babel import gettext as _
 
-from .. import notify, store
+from .. import notify, store, validate
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
 from ..models import Game
@@ -15,7 +13,6 @@ from ..present import presenter_for
 
 bp = Blueprint("games", __name__)
 
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 LANGUAGES = {"en": "English", "hu": "Magyar"}
 
 
@@ -81,17 +78,13 @@ def _create(form):
         name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
         if not name and not email:
             continue
-        if not name or not EMAIL.match(email):
-            raise ValueError(_("Player %(n)s needs a name and a valid email address.", n=i + 1))
         language = form.get(f"language{i}", "en")
-        players.append({"name": name[:100], "email": email,
+        players.append({"name": name, "email": email,
                         "language": language if language in LANGUAGES else "en"})
+    players = validate.players(players, email_required=True)
     options = {key: _option(form, key, default) for key, default in RULES[rules_name].options.items()}
-    host_email = form.get("host_email", "").strip()
-    if host_email and not EMAIL.match(host_email):
-        raise ValueError(_("The host's email address is not valid."))
-    return store.create_game(rules_name, players, options, title=form.get("title", "").strip(),
-                             host_email=host_email)
+    return store.create_game(rules_name, players, options, title=validate.title(form.get("title")),
+                             host_email=validate.host_email(form.get("host_email"), required=False))
 
 
 def _option(form, key, default):
