@@ -1,7 +1,7 @@
 """The application factory: settings, database, mail, pages and commands."""
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, request
 
 from . import config as settings_module
 from . import i18n, package
@@ -51,6 +51,8 @@ def _require_secret_key(app: Flask) -> None:
 def _database_per_request(app: Flask) -> None:
     @app.before_request
     def connect():
+        if request.blueprint == "health":
+            return                      # /health connects itself, to say when it cannot
         db.connect(reuse_if_open=True)
 
     @app.teardown_request

@@ -4,8 +4,10 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import smtplib
 import sys
 from email.utils import parseaddr
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -20,6 +22,8 @@ def register_commands(app) -> None:
     app.cli.add_command(games_group)
     app.cli.add_command(mail_group)
     app.cli.add_command(dev_command)
+    for command in OPERATIONS:
+        app.cli.add_command(command)
 
 
 def _create_app():
@@ -65,6 +69,18 @@ def db_upgrade():
     """Apply the migrations not yet applied (safe to run again)."""
     applied = database.upgrade()
     click.echo("applied: " + ", ".join(applied) if applied else "the database is up to date")
+
+
+@db_group.command("rollback")
+@click.argument("name")
+@_connected
+def db_rollback(name):
+    """Undo the migrations applied since NAME, and NAME itself, newest first."""
+    try:
+        undone = database.rollback(name)
+    except ValueError as exc:
+        raise click.ClickException(str(exc))
+    click.echo("rolled back: " + ", ".join(undone))
 
 
 # -- pbem games ------------------------------------------------------------------------------------
@@ -182,7 +198,7 @@ def _get(game_id) -> Game:
 
 # -- pbem mail -------------------------------------------------------------------------------------
 
-@click.group("mail", help="Send the mail waiting in the outbox.")
+@click.group("mail", help="The outbox: send, list, retry, prune; send a test mail.")
 def mail_group():
     pass
 
@@ -238,6 +254,162 @@ def dev_command(port, smtp_port):
 # the app cannot start (say, PBEM_SECRET_KEY is missing): running one then says why.
 for _group in (db_group, games_group, mail_group, dev_command):
     cli.add_command(_group)
+
+
+# -- operations (issue 13): check, mail queue, host links, backup and restore --------------------------
+
+@click.command("check")
+def check_command():
+    """Read the settings and say what is wrong: secret key, base URL, database, mail, /new."""
+    import os
+    from . import ops
+    findings = ops.check(os.environ)
+    for finding in findings:
+        click.echo(f"{finding.level.upper() if finding.level == 'problem' else finding.level:8} "
+                   f"{finding.text}")
+    problems = sum(f.level == "problem" for f in findings)
+    click.echo(f"{problems} problem(s)" if problems else "no problems found")
+    if problems:
+        raise SystemExit(1)
+
+
+@mail_group.command("test")
+@click.argument("address")
+@with_appcontext
+def mail_test(address):
+    """Send one test mail to ADDRESS at once, through the configured mail server."""
+    from . import ops
+    valid = ops.valid_address(address)
+    if valid is None:
+        raise click.BadParameter(f"{address!r} is not an email address", param_hint="ADDRESS")
+    config = current_app.config
+    try:
+        ops.send_test_mail(config, valid)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise click.ClickException(f"the mail server {config['MAIL_SERVER']}:"
+                                   f"{config['MAIL_PORT']} did not take it: "
+                                   f"{type(exc).__name__}: {exc}")
+    click.echo(f"sent a test mail to {valid} through {config['MAIL_SERVER']}:{config['MAIL_PORT']}")
+
+
+@mail_group.command("list")
+@click.option("--failed", "which", flag_value="failed", help="Only mail that failed for good.")
+@click.option("--waiting", "which", flag_value="waiting", help="Only mail not sent yet.")
+@click.option("--limit", default=100, show_default=True, type=click.IntRange(1),
+              help="Show at most this many, newest first.")
+@_connected
+def mail_list(which, limit):
+    """List the outbox: id, state, tries, created, game, kind, recipient, last error."""
+    from . import ops
+    query = {"failed": ops.failed_mail, "waiting": ops.waiting_mail}.get(which, Outbox.select)()
+    rows = list(query.order_by(Outbox.id.desc()).limit(limit))
+    for row in rows:
+        game = row.game_id if row.game_id is not None else "-"
+        error = row.last_error.splitlines()[0][:200] if row.last_error else ""
+        click.echo(f"{row.id}\t{ops.state_of(row)}\t{row.attempts} tries\t"
+                   f"{row.created_at:%Y-%m-%d %H:%M}\tgame {game}\t{row.kind}\t{row.recipient}"
+                   + (f"\t{error}" if error else ""))
+    if not rows:
+        click.echo("no mail" + (f" {which}" if which else ""))
+
+
+@mail_group.command("retry")
+@click.argument("mail_id", required=False, type=click.IntRange(1))
+@click.option("--failed", "all_failed", is_flag=True, help="Every mail that failed for good.")
+@_connected
+def mail_retry(mail_id, all_failed):
+    """Send a failed (or waiting) mail again at the next pass: one by ID, or --failed."""
+    from . import ops
+    if (mail_id is None) == (not all_failed):
+        raise click.UsageError("name one mail id or pass --failed")
+    if all_failed:
+        rows = list(ops.failed_mail())
+    else:
+        row = Outbox.get_or_none(Outbox.id == mail_id)
+        if row is None:
+            raise click.ClickException(f"there is no mail {mail_id}")
+        if row.sent_at is not None:
+            raise click.ClickException(f"mail {mail_id} was sent already")
+        rows = [row]
+    click.echo(f"{ops.retry(rows)} mails queued again (pbem mail send, or the worker, sends them)")
+
+
+@mail_group.command("prune")
+@click.option("--older-than", "days", required=True, type=click.IntRange(1),
+              help="Days since a mail was sent.")
+@_connected
+def mail_prune(days):
+    """Drop the bodies of mail sent more than DAYS ago (the host page keeps its list)."""
+    from . import ops
+    count, freed = ops.prune(days)
+    click.echo(f"emptied {count} sent mails, {freed // 1024} KB of text")
+
+
+@games_group.command("host-link")
+@click.argument("game_id", type=click.IntRange(1))
+@click.option("--print", "show", is_flag=True,
+              help="Print the new link instead of mailing it to the host's address.")
+@_connected
+def games_host_link(game_id, show):
+    """Make a new host link for a game (the old one stops working); mail it to the host."""
+    from . import ops
+    game = _get(game_id)
+    mail = bool(game.host_email) and not show
+    link = ops.reissue_host_link(game, current_app.config["SECRET_KEY"], mail)
+    if mail:
+        click.echo(f"a new host link for game {game.id} is queued to {game.host_email} "
+                   "(pbem mail send, or the worker, sends it)")
+    else:
+        click.echo(link)
+
+
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@with_appcontext
+def backup_command(file, force):
+    """Copy the SQLite database to FILE while pbem runs, and check the copy."""
+    from . import ops
+    try:
+        ops.backup(current_app.config["DATABASE_URL"], file, force)
+    except ops.OpsError as exc:
+        raise click.ClickException(str(exc))
+    click.echo(f"backed up to {file} ({file.stat().st_size // 1024} KB, integrity ok). "
+               "Keep the settings file (its secret key) with it.")
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite the existing database.")
+@with_appcontext
+def restore_command(file, force):
+    """Put an SQLite backup in place of the database, then verify every game in it."""
+    from . import health, ops
+    if not db.is_closed():
+        db.close()
+    try:
+        ops.restore(current_app.config["DATABASE_URL"], file, force)
+    except ops.OpsError as exc:
+        raise click.ClickException(str(exc))
+    db.connect(reuse_if_open=True)
+    try:
+        pending = health.pending_migrations()
+        results = ops.verify_all()
+    finally:
+        db.close()
+    broken = [(game, problems) for game, problems in results if problems]
+    click.echo(f"restored {file}: {len(results)} games, {len(broken)} broken")
+    for game, problems in broken:
+        click.echo(f"  game {game.id}: " + "; ".join(problems))
+    if pending:
+        click.echo("the backup is older than this pbem: run pbem db upgrade")
+    if broken:
+        raise SystemExit(1)
+
+
+OPERATIONS = (check_command, backup_command, restore_command)
+for _command in OPERATIONS:
+    cli.add_command(_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

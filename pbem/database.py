@@ -95,6 +95,21 @@ def upgrade() -> list[str]:
     return router.run() or []
 
 
+def rollback(name: str) -> list[str]:
+    """Undo the applied migrations from the newest back to `name` (inclusive); their names."""
+    from peewee_migrate import Router
+
+    router = Router(db.obj, migrate_dir=MIGRATIONS)
+    done = router.done
+    if name not in done:
+        raise ValueError(f"{name} is not applied here (applied: {', '.join(done) or 'none'})")
+    undone = []
+    while not undone or undone[-1] != name:
+        undone.append(router.done[-1])
+        router.rollback()
+    return undone
+
+
 def write_transaction():
     """One write transaction: BEGIN IMMEDIATE on SQLite, an ordinary one on PostgreSQL
     (where the game row is locked with SELECT ... FOR UPDATE inside it)."""

@@ -13,6 +13,7 @@ from email import charset as email_charset
 from flask import current_app
 from flask_mail import BadHeaderError, Connection, Mail, Message
 
+from . import health
 from .database import is_sqlite, write_transaction
 from .models import Outbox, utcnow
 
@@ -202,6 +203,7 @@ def worker(interval: float = 5.0, once: bool = False) -> None:
     while True:
         try:
             counts = send_due()
+            health.beat()               # /health and pbem check see the worker alive
         except Exception:  # noqa: BLE001 - a worker outlives any one bad pass (database restart...)
             log.exception("mail: this pass failed; trying again in %ss", interval)
             counts = {}

@@ -112,4 +112,10 @@ class Outbox(BaseModel):
     last_error = pw.TextField(default="")
 
 
-MODELS = [Game, Seat, Event, Link, Outbox]
+class Heartbeat(BaseModel):
+    """When a long-running process (the mail worker) last finished a pass, for /health."""
+    name = pw.CharField(max_length=40, unique=True)
+    beat_at = pw.DateTimeField()
+
+
+MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat]

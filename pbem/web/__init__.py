@@ -10,13 +10,14 @@ from ..present.titles import game_name, title_of
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, dev, games, host, replay, turn
+    from . import api, dev, games, health, host, replay, turn
 
     app.register_blueprint(turn.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(host.bp)
+    app.register_blueprint(health.bp)
     if app.config["ENV"] == "development":
         app.register_blueprint(dev.bp)
 

@@ -1,0 +1,349 @@
+"""What an operator does to a running pbem: check the settings, look after the mail queue,
+reissue a host link, back up and restore an SQLite database. The `pbem` commands call these."""
+from __future__ import annotations
+
+import datetime as dt
+import smtplib
+import sqlite3
+import ssl
+from dataclasses import dataclass
+from email.utils import parseaddr
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import peewee as pw
+
+from . import config as settings_module
+from . import health, links, notify, store
+from .database import parts_of, write_transaction
+from .models import Game, Outbox, Seat, db, utcnow
+
+# -- pbem check --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Finding:
+    level: str          # "ok", "note" or "problem"
+    text: str
+
+
+MIN_SECRET_LENGTH = 32
+PLACEHOLDERS = ("change-me", "changeme", "secret", "example")
+
+
+def secret_finding(key: str | None) -> Finding:
+    if not key:
+        return Finding("problem", "PBEM_SECRET_KEY is not set: pbem will not start. Make one with "
+                                  "python3 -c \"import secrets; print(secrets.token_urlsafe(48))\"")
+    weakness = getattr(settings_module, "secret_key_weakness", None)
+    why = weakness(key) if weakness else None
+    if why is None and (key == settings_module.DEV_SECRET_KEY
+                        or any(word in key.lower() for word in PLACEHOLDERS)):
+        why = "is an example value"
+    if why is None and (len(key) < MIN_SECRET_LENGTH or len(set(key)) < 12):
+        why = f"is too weak (use {MIN_SECRET_LENGTH} or more random characters)"
+    if why:
+        return Finding("problem", f"PBEM_SECRET_KEY {why}: anyone who guesses it can forge turn "
+                                  "links. Make a new one with python3 -c \"import secrets; "
+                                  "print(secrets.token_urlsafe(48))\" (it invalidates every link)")
+    return Finding("ok", f"the secret key is {len(key)} characters long")
+
+
+def base_url_finding(url: str) -> Finding:
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return Finding("problem", f"PBEM_BASE_URL={url!r} is not an absolute http(s) address: "
+                                  "the links in mails would not work")
+    if parts.hostname in ("localhost", "127.0.0.1", "::1"):
+        return Finding("problem", f"PBEM_BASE_URL={url} points at this machine: players' links "
+                                  "would not reach it (set your public https address)")
+    if parts.scheme != "https":
+        return Finding("problem", f"PBEM_BASE_URL={url} is not https: turn links (credentials) "
+                                  "would travel in clear")
+    if parts.path not in ("", "/") or parts.query:
+        return Finding("note", f"PBEM_BASE_URL={url} has a path: pbem must be served under it")
+    return Finding("ok", f"links point at {url}")
+
+
+def settings_findings(environ) -> list[Finding]:
+    path = settings_module.settings_file(environ)
+    if path is None:
+        return [Finding("note", "no settings file (PBEM_CONFIG unset and no "
+                                f"{settings_module.DEFAULT_FILE}): only the environment counts")]
+    found = [Finding("ok", f"settings file {path}")]
+    overridden = sorted(name for name in settings_module.read_settings_file(environ)
+                        if name in environ)
+    if overridden:
+        found.append(Finding("note", "set in the environment, winning over the file: "
+                                     + ", ".join(overridden)))
+    return found
+
+
+def database_findings(settings: dict) -> list[Finding]:
+    from .database import bind
+    try:
+        bind(settings["DATABASE_URL"], parts_of(settings))
+        db.connect(reuse_if_open=True)
+        db.obj.execute_sql("SELECT 1")
+    except settings_module.SettingsError as exc:
+        return [Finding("problem", str(exc))]
+    except pw.DatabaseError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return [Finding("problem", f"the database cannot be reached: {first}")]
+    try:
+        kind = "SQLite" if isinstance(db.obj, pw.SqliteDatabase) else "PostgreSQL"
+        found = [Finding("ok", f"the {kind} database answers")]
+        pending = health.pending_migrations()
+        if pending:
+            found.append(Finding("problem", "migrations not applied: " + ", ".join(pending)
+                                            + " (run pbem db upgrade)"))
+            return found
+        found.append(Finding("ok", "the schema is up to date"))
+        found += _queue_findings()
+        return found
+    finally:
+        db.close()
+        if hasattr(db.obj, "close_all"):
+            db.obj.close_all()
+
+
+def _queue_findings() -> list[Finding]:
+    report = health.report()
+    found = [Finding("note", problem) for problem in report["problems"]]
+    failed = report["mail"]["failed"] if report["mail"] else 0
+    if failed:
+        found.append(Finding("note", f"{failed} mails failed for good (pbem mail list --failed; "
+                                     "pbem mail retry --failed once the cause is fixed)"))
+    return found
+
+
+def smtp_connection(settings: dict) -> smtplib.SMTP:
+    """An SMTP connection as the mailer makes it (TLS, login), for checks and test mail."""
+    host, port, timeout = settings["MAIL_SERVER"], settings["MAIL_PORT"], settings["MAIL_TIMEOUT"]
+    if settings["MAIL_USE_SSL"]:
+        server = smtplib.SMTP_SSL(host, port, timeout=timeout,
+                                  context=ssl.create_default_context())
+    else:
+        server = smtplib.SMTP(host, port, timeout=timeout)
+    try:
+        if settings["MAIL_USE_TLS"]:
+            server.starttls(context=ssl.create_default_context())
+        if settings["MAIL_USERNAME"] and settings["MAIL_PASSWORD"]:
+            server.login(settings["MAIL_USERNAME"], settings["MAIL_PASSWORD"])
+    except BaseException:
+        server.close()
+        raise
+    return server
+
+
+def smtp_finding(settings: dict) -> Finding:
+    where = f"{settings['MAIL_SERVER']}:{settings['MAIL_PORT']}"
+    try:
+        server = smtp_connection(settings)
+        server.noop()
+        server.quit()
+    except smtplib.SMTPAuthenticationError:
+        return Finding("problem", f"the mail server {where} refuses PBEM_MAIL_USERNAME/"
+                                  "PBEM_MAIL_PASSWORD")
+    except (OSError, smtplib.SMTPException) as exc:
+        return Finding("problem", f"the mail server {where} cannot be reached: "
+                                  f"{type(exc).__name__}: {exc}")
+    return Finding("ok", f"the mail server {where} answers"
+                         + (" and accepts the login" if settings["MAIL_USERNAME"] else ""))
+
+
+def signup_finding(settings: dict) -> Finding:
+    # PBEM_OPEN_SIGNUP (issue 9): /new is open unless it says otherwise.
+    raw = settings.get("OPEN_SIGNUP", True)
+    is_open = raw if isinstance(raw, bool) else str(raw).strip().lower() in ("1", "true", "yes", "on")
+    if is_open:
+        return Finding("note", f"{settings['BASE_URL'].rstrip('/')}/new is open: anyone may create "
+                               "games and have mail sent (PBEM_OPEN_SIGNUP=false closes it)")
+    return Finding("ok", "/new is closed: games are created with pbem games create")
+
+
+def check(environ) -> list[Finding]:
+    """Every finding about these settings, in the order an operator would fix them."""
+    try:
+        settings = settings_module.from_environment(environ)
+    except settings_module.SettingsError as exc:
+        return [Finding("problem", str(exc))]
+    found = settings_findings(environ)
+    if settings["ENV"] == "development":
+        found.append(Finding("problem", "PBEM_ENV=development: never for a public server"))
+    found += [secret_finding(settings["SECRET_KEY"]), base_url_finding(settings["BASE_URL"])]
+    found += database_findings(settings)
+    found += [smtp_finding(settings), signup_finding(settings)]
+    return found
+
+
+def send_test_mail(settings: dict, address: str) -> None:
+    """Send one mail now, straight through the SMTP server (not the queue); raises on failure."""
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+    message = EmailMessage()
+    message["From"] = settings["MAIL_SENDER"]
+    message["To"] = address
+    message["Subject"] = "[pbem] test mail"
+    message["Message-ID"] = make_msgid("pbem.test",
+                                       urlsplit(settings["BASE_URL"]).hostname or "localhost")
+    message.set_content(f"This is a test mail from pbem at {settings['BASE_URL']}.\n"
+                        "If you read it, pbem's mail settings work.\n")
+    server = smtp_connection(settings)
+    try:
+        server.send_message(message)
+    finally:
+        try:
+            server.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+
+
+def valid_address(raw: str) -> str | None:
+    name, address = parseaddr(raw)
+    if not address or address != raw.strip() or "@" not in address or " " in address:
+        return None
+    local, _, domain = address.rpartition("@")
+    return address if local and "." in domain else None
+
+
+# -- the mail queue ----------------------------------------------------------------------------------
+
+def waiting_mail():
+    return Outbox.select().where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null())
+
+
+def failed_mail():
+    return Outbox.select().where(Outbox.failed_at.is_null(False), Outbox.sent_at.is_null())
+
+
+def state_of(row: Outbox) -> str:
+    if row.sent_at:
+        return "sent"
+    return "failed" if row.failed_at else "waiting"
+
+
+def retry(rows) -> int:
+    """Queue rows that failed (or wait for a later try) to be sent at once; the count.
+    Attempts start afresh, so a retried row gets the whole backoff again."""
+    ids = [row.id for row in rows if row.sent_at is None]
+    if not ids:
+        return 0
+    with write_transaction():
+        return (Outbox.update(failed_at=None, next_try_at=utcnow(), claimed_until=None, attempts=0)
+                .where(Outbox.id.in_(ids), Outbox.sent_at.is_null()).execute())
+
+
+def prune(older_than_days: int, now: dt.datetime | None = None) -> tuple[int, int]:
+    """Empty the bodies of mail sent more than `older_than_days` ago. The rows stay (recipient,
+    subject, when sent, Message-ID) for the host page and mail threading. (rows, bytes freed)."""
+    cutoff = (now or utcnow()) - dt.timedelta(days=older_than_days)
+    old = Outbox.select().where(Outbox.sent_at < cutoff,
+                                (Outbox.body_text != "") | (Outbox.body_html != ""))
+    size = old.select(pw.fn.SUM(pw.fn.LENGTH(Outbox.body_text) + pw.fn.LENGTH(Outbox.body_html)))
+    freed = size.scalar() or 0
+    with write_transaction():
+        count = (Outbox.update(body_text="", body_html="")
+                 .where(Outbox.id.in_(old.select(Outbox.id))).execute())
+    return count, int(freed)
+
+
+# -- host links --------------------------------------------------------------------------------------
+
+def reissue_host_link(game: Game, secret_key: str, mail: bool) -> str:
+    """A new host link for `game` (the old one stops working); queued to the host's address
+    when `mail` and the game has one. Returns the link."""
+    with write_transaction():
+        token = links.issue_host(secret_key, game)
+        Game.update(host_nonce_hash=game.host_nonce_hash).where(Game.id == game.id).execute()
+        if mail and game.host_email:
+            seats = list(game.seats.order_by(Seat.index))
+            with notify.in_language(seats[0].language if seats else "en"):
+                from flask_babel import gettext as _
+                from .present.titles import title_of
+                notify.queue(game, None, "host", game.host_email,
+                             f"[pbem] {title_of(game)}: " + _("your host page"), "host",
+                             names=[s.name for s in seats], host_link=notify.host_url(token))
+    return notify.host_url(token)
+
+
+# -- backup and restore (SQLite) ---------------------------------------------------------------------
+
+class OpsError(Exception):
+    """Refused, with the reason in plain words."""
+
+
+def sqlite_path(url: str) -> Path:
+    if not url.startswith("sqlite:///") or url.endswith(":memory:"):
+        raise OpsError("pbem backup and restore are for an SQLite database file; for "
+                       "PostgreSQL use pg_dump and pg_restore (deploy/README.md, Backups)")
+    return Path(url[len("sqlite:///"):])
+
+
+def integrity(path: Path) -> str | None:
+    """Why `path` is not a whole pbem SQLite database, or None when it is."""
+    if not path.is_file():
+        return f"{path} does not exist"
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            result = connection.execute("PRAGMA integrity_check").fetchone()[0]
+            tables = {name for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as exc:
+        return f"{path} is not an SQLite database ({exc})"
+    if result != "ok":
+        return f"{path} is damaged: {result}"
+    if not {"game", "event", "migratehistory"} <= tables:
+        return f"{path} is not a pbem database (no game, event or migratehistory table)"
+    return None
+
+
+def copy_sqlite(source: Path, target: Path) -> None:
+    """A consistent copy while others read and write (SQLite's online backup API)."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    dst = sqlite3.connect(target)
+    try:
+        with dst:
+            src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+def backup(url: str, target: Path, force: bool = False) -> None:
+    source = sqlite_path(url)
+    if not source.is_file():
+        raise OpsError(f"there is no database at {source}")
+    if target.exists() and not force:
+        raise OpsError(f"{target} exists already (pass --force to replace it)")
+    if target.resolve() == source.resolve():
+        raise OpsError("the backup cannot be the database itself")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    copy_sqlite(source, partial)
+    problem = integrity(partial)
+    if problem:
+        partial.unlink()
+        raise OpsError(f"the copy failed its check: {problem}")
+    partial.replace(target)
+
+
+def restore(url: str, backup_file: Path, force: bool = False) -> None:
+    """Put `backup_file` in place of the database (refusing to overwrite one unless `force`)."""
+    target = sqlite_path(url)
+    problem = integrity(backup_file)
+    if problem:
+        raise OpsError(f"will not restore: {problem}")
+    if target.exists() and target.stat().st_size and not force:
+        raise OpsError(f"{target} exists (a live database?): stop pbem-web and pbem-mail, "
+                       "then pass --force to overwrite it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    copy_sqlite(backup_file, target)
+
+
+def verify_all() -> list[tuple[Game, list[str]]]:
+    return [(game, store.verify(game)) for game in Game.select().order_by(Game.id)]

@@ -1,0 +1,255 @@
+"""The operator's commands: pbem check, the mail queue (list, retry, prune, test), a new host
+link, backup and restore of SQLite, rolling a migration back."""
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from pbem import database, health, mailer, store
+from pbem.cli import cli as pbem_cli
+from pbem.models import Game, Outbox, db, utcnow
+from tests.conftest import free_port
+
+STRONG = "Zq8wR2x" + "k3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP"
+
+
+@pytest.fixture
+def run(app):
+    runner = app.test_cli_runner()
+
+    def invoke(*args):
+        return runner.invoke(args=list(args))
+    return invoke
+
+
+def new_game(host_email="host@example.org"):
+    game, _ = store.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+                                         {"name": "Bob", "email": "bob@example.org"}], seed=4,
+                                host_email=host_email)
+    return game
+
+
+# -- pbem check ----------------------------------------------------------------------------------------
+
+def check(env):
+    return CliRunner().invoke(pbem_cli, ["check"], env=env, catch_exceptions=False)
+
+
+def test_check_passes_a_good_setup(app, smtp, tmp_path):
+    health.beat()
+    settings = tmp_path / "pbem.env"
+    settings.write_text(f"PBEM_SECRET_KEY={STRONG}\nPBEM_BASE_URL=https://pbem.example.org\n"
+                        f"PBEM_DATABASE_URL={app.config['DATABASE_URL']}\n"
+                        f"PBEM_MAIL_SERVER=127.0.0.1\nPBEM_MAIL_PORT={smtp.port}\n")
+    out = check({"PBEM_CONFIG": str(settings), "PBEM_MAIL_PORT": None})
+    assert out.exit_code == 0, out.output
+    assert f"settings file {settings}" in out.output
+    assert "the schema is up to date" in out.output and "answers" in out.output
+    assert "/new is open" in out.output and "no problems found" in out.output
+
+
+def test_check_names_each_problem_in_plain_words(tmp_path):
+    env = {"PBEM_CONFIG": None, "PBEM_SECRET_KEY": "change-me-to-64-random-characters",
+           "PBEM_BASE_URL": "http://localhost:5000", "PBEM_MAIL_SERVER": "127.0.0.1",
+           "PBEM_MAIL_PORT": str(free_port()), "PBEM_MAIL_TIMEOUT": "3",
+           "PBEM_DATABASE_URL": f"postgresql://pbem@127.0.0.1:{free_port()}/pbem"}
+    out = check(env)
+    assert out.exit_code == 1
+    assert "PROBLEM  PBEM_SECRET_KEY" in out.output and "forge turn links" in out.output
+    assert "PBEM_BASE_URL=http://localhost:5000 points at this machine" in out.output
+    assert "the database cannot be reached" in out.output
+    assert "the mail server 127.0.0.1:" in out.output and "cannot be reached" in out.output
+    assert "4 problem(s)" in out.output
+
+
+def test_check_says_when_migrations_are_missing_and_signup_is_closed(tmp_path, smtp):
+    env = {"PBEM_CONFIG": None, "PBEM_SECRET_KEY": STRONG, "PBEM_BASE_URL": "https://a.example",
+           "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/empty.db", "PBEM_OPEN_SIGNUP": "false",
+           "PBEM_MAIL_SERVER": "127.0.0.1", "PBEM_MAIL_PORT": str(smtp.port)}
+    out = check(env)
+    assert out.exit_code == 1
+    assert "migrations not applied: 001_initial" in out.output and "pbem db upgrade" in out.output
+    if "OPEN_SIGNUP" in __import__("pbem.config").config.DEFAULTS:
+        assert "/new is closed" in out.output
+
+
+def test_check_notes_settings_the_environment_overrides(tmp_path, smtp):
+    settings = tmp_path / "pbem.env"
+    settings.write_text("PBEM_BASE_URL=https://file.example\n")
+    env = {"PBEM_CONFIG": str(settings), "PBEM_BASE_URL": "https://env.example",
+           "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/x.db"}
+    out = check(env)
+    assert "winning over the file: PBEM_BASE_URL" in out.output
+    assert "links point at https://env.example" in out.output
+
+
+# -- pbem mail test | list | retry | prune ---------------------------------------------------------------
+
+def test_mail_test_sends_one_mail_at_once(run, smtp):
+    out = run("mail", "test", "ops@example.org")
+    assert out.exit_code == 0, out.output
+    [message] = smtp.inbox.to("ops@example.org")
+    assert message["Subject"] == "[pbem] test mail" and Outbox.select().count() == 0
+
+
+def test_mail_test_says_why_it_could_not_send(run, smtp, app):
+    smtp.inbox.refuse["nobody@example.org"] = "550 no such user"
+    out = run("mail", "test", "nobody@example.org")
+    assert out.exit_code == 1 and "did not take it" in out.output and "550" in out.output
+    assert "is not an email address" in run("mail", "test", "not an address").output
+
+
+def test_mail_list_retry_after_a_misconfigured_server_refused_everything(run, app, smtp):
+    new_game()
+    for row in Outbox.select():
+        smtp.inbox.refuse[row.recipient] = "554 relay denied"
+    mailer.send_due()
+    failed = run("mail", "list", "--failed")
+    assert failed.exit_code == 0
+    assert failed.output.count("\tfailed\t") == Outbox.select().count() >= 3
+    assert "(554, b'relay denied')" in failed.output
+    assert run("mail", "list", "--waiting").output.strip() == "no mail waiting"
+    smtp.inbox.refuse.clear()
+    out = run("mail", "retry", "--failed")
+    assert out.exit_code == 0 and out.output.startswith(f"{Outbox.select().count()} mails queued")
+    assert mailer.send_due()["sent"] == Outbox.select().count()
+    assert smtp.inbox.to("ann@example.org") and smtp.inbox.to("host@example.org")
+    assert "\tsent\t" in run("mail", "list").output
+
+
+def test_mail_retry_one_by_id_and_refusals(run, app, smtp):
+    new_game()
+    row = Outbox.select().order_by(Outbox.id).first()
+    Outbox.update(failed_at=utcnow(), attempts=15).where(Outbox.id == row.id).execute()
+    assert run("mail", "retry", str(row.id)).output.startswith("1 mails queued")
+    assert Outbox.get_by_id(row.id).failed_at is None and Outbox.get_by_id(row.id).attempts == 0
+    mailer.send_due()
+    assert "was sent already" in run("mail", "retry", str(row.id)).output
+    assert "there is no mail 9999" in run("mail", "retry", "9999").output
+    assert run("mail", "retry").exit_code == 2
+    assert run("mail", "retry", "0").exit_code == 2
+
+
+def test_mail_prune_empties_old_sent_bodies_and_keeps_the_host_page(run, app, client, smtp):
+    game = new_game()
+    mailer.send_due()
+    old = Outbox.select().order_by(Outbox.id).first()
+    Outbox.update(sent_at=utcnow() - dt.timedelta(days=40)).where(Outbox.id == old.id).execute()
+    out = run("mail", "prune", "--older-than", "30")
+    assert out.exit_code == 0 and out.output.startswith("emptied 1 sent mails")
+    pruned = Outbox.get_by_id(old.id)
+    assert pruned.body_text == "" and pruned.body_html == "" and pruned.subject
+    assert Outbox.select().where(Outbox.body_text != "").count() == Outbox.select().count() - 1
+    assert run("mail", "prune", "--older-than", "30").output.startswith("emptied 0")
+    assert run("mail", "prune", "--older-than", "0").exit_code == 2
+    link = run("games", "host-link", str(game.id), "--print").output.strip()
+    page = client.get(link.replace("http://pbem.test", ""))
+    assert page.status_code == 200 and pruned.subject in page.get_data(as_text=True)
+
+
+# -- pbem games host-link --------------------------------------------------------------------------------
+
+def test_host_link_is_mailed_to_the_host_and_the_old_one_stops(run, app, client, smtp):
+    game = new_game()
+    mailer.send_due()
+    [first] = smtp.inbox.to("host@example.org")
+    old = "/host/" + smtp.inbox.text(first).split("/host/")[1].split()[0]
+    assert client.get(old).status_code == 200
+    out = run("games", "host-link", str(game.id))
+    assert out.exit_code == 0 and "queued to host@example.org" in out.output
+    assert "/host/" not in out.output
+    mailer.send_due()
+    second = smtp.inbox.to("host@example.org")[-1]
+    new = "/host/" + smtp.inbox.text(second).split("/host/")[1].split()[0]
+    assert new != old and client.get(new).status_code == 200
+    assert client.get(old).status_code == 403
+
+
+def test_host_link_is_printed_when_the_game_has_no_host_address(run, app, client):
+    game = new_game(host_email="")
+    out = run("games", "host-link", str(game.id))
+    assert out.exit_code == 0 and out.output.startswith("http://pbem.test/host/")
+    assert client.get(out.output.strip().replace("http://pbem.test", "")).status_code == 200
+    assert "there is no game 999" in run("games", "host-link", "999").output
+
+
+# -- pbem backup | restore (SQLite) ------------------------------------------------------------------------
+
+@pytest.fixture
+def sqlite_app(tmp_path, smtp, duel):
+    from tests.conftest import make_app
+    app = make_app(f"sqlite:///{tmp_path}/live/pbem.db", smtp.port)
+    with app.app_context():
+        yield app
+    if not db.is_closed():
+        db.close()
+
+
+def test_backup_while_writing_then_restore_and_verify(sqlite_app, tmp_path):
+    runner = sqlite_app.test_cli_runner()
+    game = new_game()
+    from tests.conftest import play_at_random
+    import random
+    play_at_random(game, 4, random.Random(1))
+    # a reader holds the database open, with a write in the WAL not yet checkpointed
+    reader = sqlite3.connect(tmp_path / "live/pbem.db")
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM event").fetchone()
+    out = runner.invoke(args=["backup", str(tmp_path / "backups/one.db")])
+    reader.rollback()
+    reader.close()
+    assert out.exit_code == 0, out.output
+    assert "integrity ok" in out.output and "secret key" in out.output
+    assert "exists already" in runner.invoke(args=["backup", str(tmp_path / "backups/one.db")]).output
+    seq_at_backup = store.get_game(game.id).seq
+    play_at_random(store.get_game(game.id), 2, random.Random(2))
+
+    refused = runner.invoke(args=["restore", str(tmp_path / "backups/one.db")])
+    assert refused.exit_code == 1 and "--force" in refused.output
+    out = runner.invoke(args=["restore", "--force", str(tmp_path / "backups/one.db")])
+    assert out.exit_code == 0, out.output
+    assert "1 games, 0 broken" in out.output
+    db.connect(reuse_if_open=True)
+    assert Game.get_by_id(game.id).seq == seq_at_backup
+
+
+def test_restore_into_an_empty_place_and_refusing_what_is_not_a_backup(tmp_path, smtp, duel):
+    from tests.conftest import make_app
+    source = make_app(f"sqlite:///{tmp_path}/a.db", smtp.port)
+    with source.app_context():
+        new_game()
+        assert source.test_cli_runner().invoke(args=["backup", str(tmp_path / "b.db")]).exit_code == 0
+        db.close()
+    from pbem.app import create_app
+    fresh = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path}/new/c.db"})
+    runner = fresh.test_cli_runner()
+    (tmp_path / "junk.db").write_text("not a database")
+    assert "not an SQLite database" in runner.invoke(args=["restore", str(tmp_path / "junk.db")]).output
+    assert "does not exist" in runner.invoke(args=["restore", str(tmp_path / "none.db")]).output
+    out = runner.invoke(args=["restore", str(tmp_path / "b.db")])
+    assert out.exit_code == 0 and "1 games, 0 broken" in out.output
+    with fresh.app_context():
+        db.connect(reuse_if_open=True)
+        assert Game.select().count() == 1
+        db.close()
+
+
+def test_backup_of_postgresql_points_to_pg_dump(app, run):
+    if database.is_sqlite():
+        pytest.skip("PostgreSQL only")
+    out = run("backup", "/tmp/never.db")
+    assert out.exit_code == 1 and "pg_dump" in out.output
+
+
+# -- pbem db rollback --------------------------------------------------------------------------------------
+
+def test_rollback_undoes_migrations_down_to_the_one_named(run, app):
+    out = run("db", "rollback", "006_heartbeat")
+    assert out.exit_code == 0 and "rolled back: " in out.output and "006_heartbeat" in out.output
+    assert "heartbeat" not in db.obj.get_tables()
+    assert "is not applied here" in run("db", "rollback", "006_heartbeat").output
+    assert "006_heartbeat" in run("db", "upgrade").output
+    assert "heartbeat" in db.obj.get_tables()
