@@ -278,10 +278,11 @@ def check_command():
 @with_appcontext
 def mail_test(address):
     """Send one test mail to ADDRESS at once, through the configured mail server."""
-    from . import ops
-    valid = ops.valid_address(address)
-    if valid is None:
-        raise click.BadParameter(f"{address!r} is not an email address", param_hint="ADDRESS")
+    from . import ops, validate
+    try:
+        valid = validate.email(address)
+    except validate.Invalid as exc:
+        raise click.BadParameter(str(exc), param_hint="ADDRESS")
     config = current_app.config
     try:
         ops.send_test_mail(config, valid)

@@ -7,7 +7,6 @@ import smtplib
 import sqlite3
 import ssl
 from dataclasses import dataclass
-from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -197,14 +196,6 @@ def send_test_mail(settings: dict, address: str) -> None:
             server.quit()
         except (OSError, smtplib.SMTPException):
             pass
-
-
-def valid_address(raw: str) -> str | None:
-    name, address = parseaddr(raw)
-    if not address or address != raw.strip() or "@" not in address or " " in address:
-        return None
-    local, _, domain = address.rpartition("@")
-    return address if local and "." in domain else None
 
 
 # -- the mail queue ----------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def test_mail_test_says_why_it_could_not_send(run, smtp, app):
     smtp.inbox.refuse["nobody@example.org"] = "550 no such user"
     out = run("mail", "test", "nobody@example.org")
     assert out.exit_code == 1 and "did not take it" in out.output and "550" in out.output
-    assert "is not an email address" in run("mail", "test", "not an address").output
+    assert "not a valid email address" in run("mail", "test", "not an address").output
 
 
 def test_mail_list_retry_after_a_misconfigured_server_refused_everything(run, app, smtp):
