@@ -100,6 +100,43 @@ def check(secret_key: str, token: str, max_age: int) -> Access:
     return Access(link=link, game_id=link.game_id, seat=link.seat)
 
 
+def check_readable(secret_key: str, token: str, max_age: int) -> Access:
+    """Any turn link the seat was sent, spent or not, while younger than `max_age` (counted
+    from when it was issued): it opens that seat's read-only pages (its replay, where the game
+    stands) and never acts. A host's revoke cuts every link of the seat issued before it."""
+    serializer = _serializer(secret_key, TURN_SALT)
+    try:
+        data = serializer.loads(token, max_age=max_age)
+    except SignatureExpired as exc:
+        data = _payload(exc.payload, serializer)
+        raise LinkError(410, "expired", "This link has expired.",
+                        game_id=data.get("g"), seat=data.get("s")) from None
+    except BadSignature:
+        raise LinkError(403, "tampered", "This link is not valid: it may have been cut short "
+                                         "or altered. Open it again from the email.") from None
+    if not isinstance(data, dict) or not {"g", "s", "n"} <= set(data):
+        raise LinkError(403, "tampered", "This link is not valid.")
+    link = Link.get_or_none(Link.nonce_hash == hash_nonce(str(data["n"])))
+    if link is None or link.game_id != data["g"] or link.seat != data["s"]:
+        raise LinkError(403, "unknown", "This link is not known here.")
+    if link.expires_at <= utcnow():
+        raise LinkError(410, "expired", "This link has expired.", link=link,
+                        game_id=link.game_id, seat=link.seat)
+    revoked = (Link.select(Link.id).where(Link.game == link.game_id, Link.seat == link.seat,
+                                          Link.spent_reason == "revoked", Link.id >= link.id)
+               .exists())
+    if revoked:
+        raise LinkError(410, "revoked", SPENT_MESSAGES["revoked"], link=link,
+                        game_id=link.game_id, seat=link.seat)
+    return Access(link=link, game_id=link.game_id, seat=link.seat)
+
+
+def newest(game_id: int, seat: int) -> Link | None:
+    """The latest link issued to `seat` in the game."""
+    return (Link.select().where(Link.game == game_id, Link.seat == seat)
+            .order_by(Link.id.desc()).first())
+
+
 def identify(secret_key: str, token: str) -> tuple[int, int] | None:
     """(game, seat) of a correctly signed token, expired or spent alike; None if tampered."""
     serializer = _serializer(secret_key, TURN_SALT)

@@ -14,6 +14,12 @@ def check_link(token: str) -> links.Access:
     return links.check(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
 
 
+def check_readable(token: str) -> links.Access:
+    """Any link the seat was sent, within its maximum age: for read-only pages only."""
+    config = current_app.config
+    return links.check_readable(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+
+
 def check_link_to_act(token: str, seq: int) -> links.Access:
     """The live link for a submission; a link spent by the very move this submission repeats
     answers "already played" (409) rather than "spent" (410)."""

@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 
 from .. import links, notify, store
 from ..games.base import current_language
-from ..models import Event, Game, Link, utcnow
+from ..models import Event, Game
 from ..present import results
 from ..present import presenter_for
 
@@ -89,21 +89,11 @@ def player(token):
 
 
 def replay_access(token: str) -> tuple[int, int]:
-    """(game, seat) of the newest turn link this seat was sent: once its turn passed it still
-    replays what that seat saw; an older, forged, revoked or expired link does not."""
+    """(game, seat) of any turn link this seat was sent, spent or not, within the link's
+    maximum age from when it was issued: it replays what that seat saw, and never acts."""
     config = current_app.config
-    try:
-        access = links.check(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
-        return access.game_id, access.seat
-    except links.LinkError as exc:
-        link = exc.link
-        if exc.status != 410 or link is None or exc.reason not in ("played", "turn_over"):
-            raise
-        newest = (Link.select(Link.id).where(Link.game == link.game_id, Link.seat == link.seat)
-                  .order_by(Link.id.desc()).first())
-        if link.expires_at <= utcnow() or newest.id != link.id:
-            raise
-        return link.game_id, link.seat
+    access = links.check_readable(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    return access.game_id, access.seat
 
 
 def _step(game: Game) -> int:
@@ -140,4 +130,5 @@ def render(game: Game, seat: int | None, base: str):
         holdings=holdings, step=step, last=game.seq, event=event, base=base,
         text=notify.fill_names(event.text(language), names) if event else "",
         nearby=nearby, over=over, summary=results.summary(result, names), playing=playing,
-        to_act=rules.to_act(state))
+        to_act=rules.to_act(state), your_turn=seat is not None and seat in
+        rules.to_act(store.state_of(game)))

@@ -14,7 +14,7 @@ from ..models import Link, Seat, utcnow
 from ..games.base import current_language
 from .. import present
 from ..present import results
-from .common import check_link, check_link_to_act, parse_seq, turn_payload
+from .common import check_link, check_link_to_act, check_readable, parse_seq, turn_payload
 from ..present import presenter_for
 
 bp = Blueprint("turn", __name__)
@@ -31,7 +31,17 @@ def render_link_error(exc: links.LinkError):
         game = store.Game.get_or_none(store.Game.id == exc.game_id)
     if game is not None and exc.status == 410 and game.status == "running":
         renewable = exc.seat in store.rules_of(game).to_act(store.state_of(game))
-    return render_template("link_error.html", error=exc, game=game, renewable=renewable)
+    return render_template("link_error.html", error=exc, game=game, renewable=renewable,
+                           readable=game is not None and _readable(request.view_args or {}))
+
+
+def _readable(args) -> bool:
+    """Whether the page's token still opens the seat's read-only pages."""
+    try:
+        check_readable(args.get("token", ""))
+    except links.LinkError:
+        return False
+    return True
 
 
 def page(game, seat, state=None, message=None, error=None, status=200, done=None,
@@ -76,21 +86,66 @@ def game_log(game, seat, names, language, turn_start=None):
             for e in events]
 
 
-def done_lines(game, since_seq, names, language) -> list[str]:
-    """What the events from `since_seq` on said: the player's action and what it set off."""
+def done_lines(game, since_seq, names, language, until_others=False) -> list[str]:
+    """What the events from `since_seq` on said: the player's action and what it set off
+    (`until_others`: up to the next choice another player made)."""
     events = game.events.where(store.Event.seq >= since_seq).order_by(store.Event.seq)
-    return [notify.fill_names(e.text(language), names) for e in events]
+    lines, first = [], None
+    for e in events.limit(LOG_LINES):
+        first = e.seat if first is None else first
+        if until_others and e.seat != first and not e.automatic:
+            break
+        lines.append(notify.fill_names(e.text(language), names))
+    return lines
+
+
+def _done_since(game, names, until_others=False) -> list[str] | None:
+    """The lines of `?done=N`: what the player's last action set off."""
+    since = request.args.get("done", "")
+    if since.isdigit() and 0 < int(since) <= game.seq:
+        return done_lines(game, int(since), names, current_language(), until_others)
+    return None
 
 
 @bp.get("/turn/<token>")
 def show(token):
     access = check_link(token)
     game = store.get_game(access.game_id)
-    done = None
-    since = request.args.get("done", "")
-    if since.isdigit() and 0 < int(since) <= game.seq:
-        done = done_lines(game, int(since), store.names_of(game), current_language())
-    return page(game, access.seat, done=done, turn_start=access.link.turn_seq)
+    return page(game, access.seat, done=_done_since(game, store.names_of(game)),
+                turn_start=access.link.turn_seq)
+
+
+@bp.get("/turn/<token>/done")
+def done(token):
+    """Where the game stands for this seat, from any link it was sent (spent or not): the page
+    a finished turn lands on, so a reload or a later visit never meets "link used". While this
+    very link may still act, it is the turn page itself."""
+    access = check_readable(token)
+    game = store.get_game(access.game_id)
+    if access.link.spent_at is None and game.status == "running" and \
+            access.seat in store.rules_of(game).to_act(store.state_of(game)):
+        return redirect(f"/turn/{token}", code=303)
+    return seat_page(game, access, already=False)
+
+
+def seat_page(game, access, already: bool, status: int = 200):
+    """The seat's read-only page: its move is in (or a newer link was mailed), the board as it
+    stands, what the move did, whose turn it is, and the way to the replay."""
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    names = store.names_of(game)
+    to_act = rules.to_act(state)
+    newest = links.newest(game.id, access.seat)
+    result = rules.result(state)
+    return render_template(
+        "played.html", game=game, seat=access.seat, names=names, to_act=to_act,
+        view=rules.view(state, access.seat), presenter=presenter_for(game.rules),
+        payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
+        choices=[], done=_done_since(game, names, until_others=True) or [], already=already,
+        newer_mailed=newest.created_at if newest is not None and newest.id != access.link.id
+        else None,
+        log=game_log(game, access.seat, names, current_language(), access.link.turn_seq),
+        summary=results.summary(result, names), token=request.view_args["token"]), status
 
 
 @bp.post("/turn/<token>")
@@ -106,10 +161,11 @@ def act(token):
     try:
         access = check_link_to_act(token, seq)
     except store.StaleSeq:
-        return render_template("played.html"), 409
+        readable = check_readable(token)
+        return seat_page(store.get_game(readable.game_id), readable, already=True, status=409)
     game = store.get_game(access.game_id)
     try:
-        applied = store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
+        store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq:
         return page(game, access.seat, status=409,
                     error=_("This move was already played (perhaps from another tab). "
@@ -121,12 +177,8 @@ def act(token):
     if link.spent_at is None:
         # still this seat's turn: the refreshed page says what the action did
         return redirect(f"/turn/{token}?done={seq + 1}", code=303)
-    names = store.names_of(applied.game)
-    done = [notify.fill_names(e.text(current_language()), names) for e in applied.events]
-    over = applied.game.status == "over"
-    return page(applied.game, access.seat, applied.state, done=done,
-                message=_("The game is over.") if over else
-                _("Your move is recorded. We will email you when it is your turn again."))
+    # the turn passed: a page that stays reachable after the link is spent
+    return redirect(f"/turn/{token}/done?done={seq + 1}", code=303)
 
 
 @bp.post("/turn/<token>/renew")
