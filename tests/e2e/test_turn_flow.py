@@ -42,10 +42,10 @@ def test_a_turn_of_two_actions_without_javascript(live, smtp, browser):
     with page.expect_navigation():
         page.click("form.act.list button[type=submit]")
     page.wait_for_load_state()
-    assert "Your move is recorded" in page.locator(".notice").inner_text()
+    assert "Your move is in" in page.locator(".notice").inner_text()
     assert page.locator("section.board svg").count() >= 1
     assert page.locator(".log li").count() >= 3
-    assert page.locator("#actions").count() == 0 and "Waiting for: Bob" in page.content()
+    assert page.locator("form.act").count() == 0 and "Waiting for: Bob" in page.content()
     screenshot(page, "turn-flow-2-recorded")
     context.close()
     assert store.get_game(game.id).seq >= 2

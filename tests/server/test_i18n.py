@@ -215,8 +215,12 @@ def test_the_pages_around_a_move_in_hungarian(app, client, smtp):
     action = html.unescape(re.findall(r'name="action" value="([^"]+)"', page)[0])
     renew = client.post(f"/turn/{token}/renew")
     assert renew.status_code == 429 and "Pár perce" in renew.get_data(as_text=True)
-    assert client.post(f"/turn/{token}", data={"seq": seq, "action": action}).status_code == 200
+    moved = client.post(f"/turn/{token}", data={"seq": seq, "action": action})
+    assert moved.status_code == 303
+    done = client.get(moved.headers["Location"]).get_data(as_text=True)
+    assert "A lépésedet rögzítettük" in done
+    assert_hungarian(visible_text(done), "move is in")
     again = client.post(f"/turn/{token}", data={"seq": seq, "action": action})
     assert again.status_code == 409
-    assert "Már megtörtént" in again.get_data(as_text=True)
+    assert "Ezt a lépést már megtetted" in again.get_data(as_text=True)
     assert_hungarian(visible_text(again.get_data(as_text=True)), "played")
