@@ -1,0 +1,217 @@
+"""The board in reach, on a 375 x 667 phone, from the links in the emails: every highlighted
+square, hex, card and piece is at least 40 CSS px when it is to be tapped, the confirm bar sits
+at the bottom of the screen with what was tapped still in view, and a wrong tap says why."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from pbem import store
+from tests.conftest import play_at_random
+from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
+
+LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
+PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
+           {"name": "Cy", "email": "cy@example.org"}]
+MIN = 40
+
+# every highlighted element that is shown now, with its size and place on the screen
+HIGHLIGHTED = """() => [...document.querySelectorAll('[data-tap].tappable')]
+  .filter(el => el.checkVisibility())     // a closed <details> hides what it holds until opened
+  .map(el => {
+    const r = el.getBoundingClientRect();
+    return {token: el.getAttribute('data-tap'), w: r.width, h: r.height, top: r.top,
+            bottom: r.bottom, left: r.left, right: r.right};
+  }).filter(r => r.w > 0 && r.h > 0)"""
+
+
+def latest_link(smtp, address):
+    found = [m for msg in smtp.inbox.to(address) for m in LINK.findall(smtp.inbox.text(msg))]
+    assert found, f"no turn link was mailed to {address}"
+    return found[-1]
+
+
+def highlighted(page) -> list[dict]:
+    return page.evaluate(HIGHLIGHTED)
+
+
+def assert_big_enough(page, where: str) -> list[dict]:
+    shown = highlighted(page)
+    small = [(r["token"], round(r["w"]), round(r["h"])) for r in shown
+             if r["w"] < MIN - 0.5 or r["h"] < MIN - 0.5]
+    assert not small, f"{where}: highlighted elements smaller than {MIN} px: {small[:8]}"
+    return shown
+
+
+def sizes_while_choosing(page, where: str, firsts: int = 6) -> list[float]:
+    """Measure the highlighted elements at the first tap, then after each of a few first taps
+    (what the second tap can choose, the board enlarged or not); the smallest sides seen."""
+    shown = assert_big_enough(page, where)
+    seen = [min(r["w"], r["h"]) for r in shown]
+    tokens = [r["token"] for r in shown]
+    step = max(1, len(tokens) // firsts)
+    for token in tokens[::step][:firsts]:
+        target = page.locator(f'[data-tap="{token}"]')
+        target.click()
+        if page.locator("#confirm").is_visible():          # a one-tap action: confirm it?
+            assert_in_view(page, [token])
+        else:
+            seen += [min(r["w"], r["h"]) for r in assert_big_enough(page, f"{where} after {token}")]
+        page.locator(f'[data-tap="{token}"]').click()     # tapping it again undoes it
+        if page.locator("#confirm-no").is_visible():
+            page.locator("#confirm-no").click()
+    return seen
+
+
+def assert_in_view(page, tokens: list[str]) -> None:
+    """The confirm bar is on screen, and so is each tapped element, above the bar."""
+    bar = page.locator("#tap-bar").bounding_box()
+    assert page.locator("#confirm").is_visible()
+    assert bar["y"] >= 0 and bar["y"] + bar["height"] <= PHONE["height"] + 1, bar
+    for token in tokens:
+        box = page.evaluate("t => { const r = document.querySelector(`[data-tap=\"${t}\"]`)"
+                            ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
+                            token)
+        left, top, right, bottom = box
+        assert top >= -1 and bottom <= bar["y"] + 1, f"{token} is not above the bar: {box}, {bar}"
+        assert left >= -1 and right <= PHONE["width"] + 1, f"{token} is off the screen: {box}"
+
+
+def tap(page, token: str) -> None:
+    target = page.locator(f'[data-tap="{token}"]')
+    assert "tappable" in (target.get_attribute("class") or ""), f"{token} is not highlighted"
+    target.click()
+
+
+def confirm(page) -> None:
+    with page.expect_navigation():
+        page.locator("#confirm-yes").click()
+
+
+def in_viewport(page, name: str) -> None:
+    """A screenshot of what the phone shows now (not the whole page)."""
+    from tests.e2e.conftest import SCREENSHOTS
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+# -- Tigris ------------------------------------------------------------------------------------
+
+def test_tigris_squares_are_enlarged_to_tap_and_the_confirm_bar_keeps_them_in_view(live, smtp, phone):
+    game, _ = store.create_game("tigris", PLAYERS[:2], seed=2)
+    live.deliver()
+    phone.goto(latest_link(smtp, "ann@example.org"))
+    screenshot(phone, "reach-tigris-1-turn")
+    first = assert_big_enough(phone, "Tigris, first tap")
+    assert {"hand:red", "leader:king"} <= {r["token"] for r in first}
+
+    tap(phone, "hand:red")
+    squares = [r for r in assert_big_enough(phone, "Tigris, a red tile chosen")
+               if r["token"].startswith("sq:")]
+    assert len(squares) > 100 and min(min(r["w"], r["h"]) for r in squares) >= 43
+    in_viewport(phone, "reach-tigris-2-squares-enlarged")
+
+    # a river square cannot take a temple: the bar says so, and the tile stays chosen
+    phone.locator('[data-tap="sq:0-4"]').click()
+    assert "cannot go there" in phone.locator("#tap-message").inner_text()
+    assert "chosen" in phone.locator('[data-tap="hand:red"]').get_attribute("class")
+    assert not phone.locator("#confirm").is_visible()
+
+    tap(phone, "sq:5-7")
+    assert_in_view(phone, ["sq:5-7"])
+    assert phone.locator("svg .tap-preview").count() == 1      # the tile drawn on its square
+    assert phone.locator("#confirm-preview .tg-red").count() == 1
+    in_viewport(phone, "reach-tigris-3-confirm")
+    # another square for the same tile: the choice moves there
+    other = next(a["at"] for a in store.rules_of(game).legal_actions(
+        store.state_of(store.get_game(game.id)), 0)
+        if a["type"] == "place_tile" and a["color"] == "red" and a["at"] != [5, 7])
+    phone.locator(f'[data-tap="sq:{other[0]}-{other[1]}"]').click()
+    assert phone.locator("#confirm").is_visible()
+    assert "H6" not in phone.locator("#confirm-label").inner_text()
+    phone.locator('[data-tap="sq:5-7"]').click()
+    assert "H6" in phone.locator("#confirm-label").inner_text()
+    confirm(phone)
+    assert "Your turn: action 2 of 2" in phone.content()
+    assert_no_sideways_scroll(phone)
+
+
+def test_tigris_a_tap_on_the_whole_board_enlarges_it_first(live, smtp, phone):
+    store.create_game("tigris", PLAYERS[:2], seed=2)
+    live.deliver()
+    phone.goto(latest_link(smtp, "ann@example.org"))
+    tap(phone, "leader:king")
+    assert phone.locator("#tg-zoom").is_checked()
+    phone.locator("label[for=tg-zoom]").click()                   # the player wants it all
+    assert not phone.locator("#tg-zoom").is_checked()
+    small = phone.locator('[data-tap="sq:6-7"]').bounding_box()
+    assert small["width"] < MIN
+    phone.locator('[data-tap="sq:6-7"]').click()
+    assert phone.locator("#tg-zoom").is_checked()                 # enlarged, nothing chosen yet
+    assert not phone.locator("#confirm").is_visible()
+    assert "larger" in phone.locator("#tap-message").inner_text()
+    assert phone.locator('[data-tap="sq:6-7"]').bounding_box()["width"] >= MIN
+    tap(phone, "sq:6-7")
+    assert_in_view(phone, ["leader:king", "sq:6-7"][1:])
+    assert "H7" in phone.locator("#confirm-label").inner_text()
+
+
+def test_tigris_targets_later_in_a_game(live, smtp, phone):
+    game, _ = store.create_game("tigris", PLAYERS[:3], seed=5)
+    game = play_at_random(game, 40, random.Random(5))
+    live.deliver()
+    state = store.state_of(store.get_game(game.id))
+    seat = store.rules_of(game).to_act(state)[0]
+    phone.goto(latest_link(smtp, PLAYERS[seat]["email"]))
+    seen = sizes_while_choosing(phone, "Tigris after 40 moves")
+    assert min(seen) >= MIN
+
+
+# -- the card game -----------------------------------------------------------------------------
+
+def test_card_game_cards_are_big_enough_and_hand_and_column_fit_one_screen(live, smtp, phone):
+    game, _ = store.create_game("tigris_cards", PLAYERS[:2], seed=3)
+    live.deliver()
+    phone.goto(latest_link(smtp, "ann@example.org"))
+    seen = sizes_while_choosing(phone, "card game, first turn")
+    assert min(seen) >= MIN
+    hand = phone.locator(".tc-hand [data-tap]").first.get_attribute("data-tap")
+    tap(phone, hand)
+    ends = [r["token"] for r in assert_big_enough(phone, "card game, a card chosen")]
+    assert "col:0" in ends
+    tap(phone, "col:3")
+    assert_in_view(phone, [hand, "col:3"])
+    in_viewport(phone, "reach-tigris_cards-confirm")
+    confirm(phone)
+    # later: leaders on the table are tapped on their whole card
+    game = play_at_random(store.get_game(game.id), 30, random.Random(3))
+    live.deliver()
+    state = store.state_of(store.get_game(game.id))
+    to_act = store.rules_of(game).to_act(state)
+    if to_act:
+        phone.goto(latest_link(smtp, PLAYERS[to_act[0]]["email"]))
+        assert min(sizes_while_choosing(phone, "card game after 30 moves")) >= MIN
+
+
+# -- Assyria -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_assyria_every_decision_has_big_enough_targets(live, smtp, phone, players):
+    game, _ = store.create_game("assyria", PLAYERS[:players], seed=11)
+    rng = random.Random(players)
+    rules = store.rules_of(game)
+    phases = set()
+    for _ in range(14):
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        waiting = rules.to_act(state)
+        if not waiting:
+            break
+        live.deliver()
+        phone.goto(latest_link(smtp, PLAYERS[waiting[0]]["email"]))
+        phases.add(state["phase"])
+        assert min(sizes_while_choosing(phone, f"Assyria, {state['phase']}") or [MIN]) >= MIN
+        game = play_at_random(game, rng.randint(1, 6), rng)
+    assert {"start", "harvest", "huts"} <= phases, phases
