@@ -34,6 +34,15 @@ DEFAULTS = {
     "HOST_LINK_MAX_AGE": 2 * 365 * 24 * 3600,
     "RENEW_INTERVAL": 300,                # seconds between two fresh links on request
     "MAIL_CATCHER_DIR": None,             # development: where the local catcher keeps mail
+    # Who may start a game on /new, and how often (issue 9: /new must not be a mail relay).
+    "OPEN_SIGNUP": True,                  # false: /new is closed, games come from the CLI
+    "SIGNUP_CONFIRM": "auto",             # mail the host a confirmation link first; auto: on in
+                                          # production, off in development and tests
+    "SIGNUP_MAX_AGE": 2 * 24 * 3600,      # seconds a confirmation link stays valid
+    "GAMES_PER_HOST_PER_DAY": 5,          # sign-ups per host address in 24 hours
+    "GAMES_PER_CLIENT_PER_DAY": 10,       # sign-ups per client (IP) address in 24 hours
+    "MAILS_PER_RECIPIENT_PER_DAY": 200,   # mails sent to one address in 24 hours; more wait
+    "PROXIES": 0,                         # proxies in front that set X-Forwarded-For (nginx: 1)
 }
 
 DEV_SECRET_KEY = "pbem-development-only-not-secret"

@@ -11,11 +11,13 @@ import time
 from email import charset as email_charset
 
 from flask import current_app
-from flask_mail import BadHeaderError, Connection, Mail, Message
+from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_address
 
-from . import health
+from peewee import fn
+
+from . import health, notify, optout
 from .database import is_sqlite, write_transaction
-from .models import Outbox, utcnow
+from .models import Outbox, db, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +28,8 @@ email_charset.add_charset("utf-8", email_charset.SHORTEST, email_charset.QP, "ut
 LEASE = dt.timedelta(minutes=10)     # a claimed row waits this long before another worker may
 MAX_ATTEMPTS = 15                    # about four days of retries with the backoff below
 FIRST_DELAY, MAX_DELAY = 60, 6 * 3600
+CLAIM_LOCK = 0x70626D01             # PostgreSQL advisory lock: claims one after another
+OPTED_OUT = "skipped: the recipient opted out of mail from this server"
 
 
 class TimeoutConnection(Connection):
@@ -81,8 +85,11 @@ def backoff(attempts: int) -> dt.timedelta:
 
 
 def claim(limit: int, now: dt.datetime) -> list[Outbox]:
-    """Lease up to `limit` due rows to this worker (SKIP LOCKED on PostgreSQL)."""
+    """Lease up to `limit` due rows to this worker (SKIP LOCKED on PostgreSQL); rows to an
+    address that opted out are skipped for good, rows over the address's daily quota wait."""
     with write_transaction():
+        if not is_sqlite():             # one claim at a time, so that quotas count right
+            db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (CLAIM_LOCK,))
         query = (Outbox.select()
                  .where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null(),
                         Outbox.next_try_at <= now,
@@ -90,18 +97,73 @@ def claim(limit: int, now: dt.datetime) -> list[Outbox]:
                  .order_by(Outbox.id).limit(limit))
         if not is_sqlite():
             query = query.for_update(skip_locked=True)
-        rows = list(query)
+        rows = _within_quota(_not_opted_out(list(query), now), now)
         if rows:
             (Outbox.update(claimed_until=now + LEASE)
              .where(Outbox.id.in_([r.id for r in rows])).execute())
     return rows
 
 
+def _not_opted_out(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
+    """Rows to an address that opted out after they were queued are never sent."""
+    skipped = optout.opted_out({row.recipient for row in rows})
+    if not skipped:
+        return rows
+    (Outbox.update(failed_at=now, claimed_until=None, last_error=OPTED_OUT)
+     .where(Outbox.id.in_([r.id for r in rows if r.recipient in skipped])).execute())
+    log.info("mail: skipped %d rows to addresses that opted out", len(skipped))
+    return [row for row in rows if row.recipient not in skipped]
+
+
+def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
+    """Rows within each recipient's daily quota (sent in the last 24 hours, or leased now);
+    the others wait until the oldest of those mails is a day old. Nothing is dropped."""
+    quota = current_app.config["MAILS_PER_RECIPIENT_PER_DAY"]
+    if quota <= 0 or not rows:
+        return rows
+    day = dt.timedelta(days=1)
+    counted = (Outbox.select(Outbox.recipient, fn.COUNT(Outbox.id).alias("n"),
+                             fn.MIN(Outbox.sent_at).alias("first"))
+               .where(Outbox.recipient.in_(list({r.recipient for r in rows})),
+                      (Outbox.sent_at >= now - day)
+                      | (Outbox.sent_at.is_null() & (Outbox.claimed_until > now)))
+               .group_by(Outbox.recipient).tuples())
+    used = {recipient: n for recipient, n, _first in counted}
+    first = {recipient: when for recipient, _n, when in counted}
+    kept = []
+    for row in rows:
+        used[row.recipient] = used.get(row.recipient, 0) + 1
+        if used[row.recipient] <= quota:
+            kept.append(row)
+            continue
+        since = first.get(row.recipient) or now     # else: the ones leased now go out now
+        (Outbox.update(next_try_at=since + day,
+                       last_error=f"held: {quota} mails to this address in 24 hours")
+         .where(Outbox.id == row.id).execute())
+    return kept
+
+
 def _message(row: Outbox) -> Message:
+    unsubscribe = notify.optout_url(row.recipient)
     message = Message(subject=row.subject, recipients=[row.recipient], body=row.body_text,
-                      html=row.body_html, sender=current_app.config["MAIL_SENDER"])
+                      html=row.body_html, sender=current_app.config["MAIL_SENDER"],
+                      extra_headers={"List-Unsubscribe": f"<{unsubscribe}>",   # RFC 8058
+                                     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
     message.msgId = row.message_id   # the same Message-ID on every attempt
     return message
+
+
+def _build(row: Outbox) -> tuple[str, list[str], bytes]:
+    """(envelope sender, recipients, the whole message), built once: a bad header or an
+    address SMTP cannot carry fails here, before anything is said to the server."""
+    message = _message(row)
+    if message.has_bad_headers():
+        raise BadHeaderError("a line break in the subject, sender or recipient")
+    message.date = time.time()
+    recipients = [sanitize_address(r) for r in message.send_to]
+    for address in recipients:
+        address.encode("ascii")         # smtplib would fail half-way through the envelope
+    return sanitize_address(message.sender), recipients, message.as_bytes()
 
 
 def _mark_sent(row: Outbox) -> None:
@@ -144,15 +206,12 @@ def send_due(limit: int = 100, now: dt.datetime | None = None) -> dict:
     try:
         for row in rows:
             try:
-                message = _message(row)
-                if message.has_bad_headers():
-                    raise BadHeaderError("a line break in the subject, sender or recipient")
-                message.as_bytes()          # build it whole first: an unencodable part fails here
+                built = _build(row)
             except Exception as exc:  # noqa: BLE001 - one row that cannot be built is its failure
                 counts[_mark_failed(row, Unbuildable(exc), now)] += 1
                 continue
             try:
-                connection.send(message)
+                connection.host.sendmail(*built)
             except smtplib.SMTPServerDisconnected as exc:
                 counts[_mark_failed(row, exc, now)] += 1
                 break

@@ -111,6 +111,9 @@ class Outbox(BaseModel):
     failed_at = pw.DateTimeField(null=True)  # permanent failure, shown to the host
     last_error = pw.TextField(default="")
 
+    class Meta:
+        indexes = ((("recipient", "sent_at"), False),)   # mails per recipient per day
+
 
 class Heartbeat(BaseModel):
     """When a long-running process (the mail worker) last finished a pass, for /health."""
@@ -118,4 +121,24 @@ class Heartbeat(BaseModel):
     beat_at = pw.DateTimeField()
 
 
-MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat]
+class Signup(BaseModel):
+    """A game asked for on /new: kept until its host confirms it from their own mailbox (or it
+    expires); every one counts towards the daily limits per host address and per client."""
+    nonce_hash = pw.CharField(max_length=64, unique=True)
+    host_email = pw.CharField(max_length=254, default="", index=True)   # lower case
+    client = pw.CharField(max_length=64, default="", index=True)        # the request's address
+    request = JSONField()                   # rules, players, options, title: the checked form
+    language = pw.CharField(max_length=8, default="en")
+    created_at = pw.DateTimeField(default=utcnow, index=True)
+    expires_at = pw.DateTimeField()
+    confirmed_at = pw.DateTimeField(null=True)
+    game = pw.ForeignKeyField(Game, null=True, on_delete="SET NULL")
+
+
+class OptOut(BaseModel):
+    """An address that asked for no more mail from this server (kept in lower case)."""
+    email = pw.CharField(max_length=254, unique=True)
+    created_at = pw.DateTimeField(default=utcnow)
+
+
+MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat, Signup, OptOut]

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from . import links
+from . import links, optout
 from .games.base import speaking
 from .models import Event, Game, Outbox, Seat
 from .present import presenter_for, results
@@ -51,6 +51,10 @@ def replay_url(token: str) -> str:
     return absolute(f"/replay/{token}")
 
 
+def optout_url(recipient: str) -> str:
+    return absolute("/optout/" + optout.token(current_app.config["SECRET_KEY"], recipient))
+
+
 def _message_id(game: Game | None, kind: str) -> str:
     domain = urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
     game_part = game.id if game is not None else 0
@@ -61,9 +65,10 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, 
           template: str, **context) -> Outbox | None:
     """Write one email into the outbox (sent later by the mail worker); call it inside
     `in_language(...)` so that the subject and the bodies speak the recipient's language."""
-    if not recipient:
-        return None
-    context.update(game=game, base_url=current_app.config["BASE_URL"])
+    if not recipient or optout.is_opted_out(recipient):
+        return None                 # an address that opted out is sent nothing more
+    context.update(game=game, base_url=current_app.config["BASE_URL"],
+                   optout_link=optout_url(recipient))
     return Outbox.create(
         message_id=_message_id(game, kind), game=game, seat=seat_index, kind=kind,
         recipient=recipient, subject=subject[:300],

@@ -1,9 +1,12 @@
 """The host's page of a game: links, mail that failed, and what a host may do about them."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template
+import datetime as dt
 
-from .. import links, notify, store
+from flask import Blueprint, current_app, redirect, render_template
+from flask_babel import gettext as _
+
+from .. import links, notify, optout, store
 from ..database import write_transaction
 from ..models import Link, Outbox, Seat, utcnow
 
@@ -23,14 +26,19 @@ def _game(token):
 
 @bp.get("/<token>")
 def show(token):
-    game = _game(token)
+    return _page(token, _game(token))
+
+
+def _page(token, game, error=None, status=200):
     rules, state = store.rules_of(game), store.state_of(game)
     seats = list(game.seats.order_by(Seat.index))
     live = {link.seat: link for link in
             Link.select().where(Link.game == game, Link.spent_at.is_null())}
     mail = list(Outbox.select().where(Outbox.game == game).order_by(Outbox.id.desc()).limit(100))
     return render_template("host.html", game=game, seats=seats, live=live, mail=mail,
-                           to_act=rules.to_act(state), token=token, now=utcnow())
+                           to_act=rules.to_act(state), token=token, now=utcnow(),
+                           opted_out=optout.opted_out(s.email for s in seats),
+                           error=error), status
 
 
 @bp.post("/<token>/revoke/<int:seat>")
@@ -46,11 +54,29 @@ def resend(token, seat):
     """Mail a fresh link to a seat that is to act (spending its older links)."""
     game = _game(token)
     with write_transaction():
+        game = store._locked_game(game.id)      # two resends at once: one mail
         rules, state = store.rules_of(game), store.state_of(game)
         seats = list(game.seats.order_by(Seat.index))
         if game.status == "running" and seat in rules.to_act(state):
+            if _recent_link(game, seat):
+                return _page(token, game, status=429, error=_(
+                    "A link was emailed to this player a few minutes ago: "
+                    "try again in %(minutes)s minutes.", minutes=_interval_minutes()))
             notify.send_turn_mail(game, rules, state, seats[seat], seats, kind="link")
     return redirect(f"/host/{token}", code=303)
+
+
+def _recent_link(game, seat: int) -> bool:
+    """A fresh link mailed to the seat within the renew interval, on the host's or the
+    player's request: the host resends no more often than a player may ask for one."""
+    since = utcnow() - dt.timedelta(seconds=current_app.config["RENEW_INTERVAL"])
+    return (Outbox.select().where(Outbox.game == game, Outbox.seat == seat,
+                                  Outbox.kind == "link", Outbox.created_at > since)
+            .exists())
+
+
+def _interval_minutes() -> int:
+    return max(1, -(-current_app.config["RENEW_INTERVAL"] // 60))
 
 
 @bp.post("/<token>/retry/<int:mail_id>")

@@ -1,0 +1,33 @@
+"""Opting out of all mail from this server, from the link in every mail's footer or the
+mail client's own button (List-Unsubscribe-Post, RFC 8058). GET only asks; POST opts out."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template
+from flask_babel import gettext as _
+
+from .. import optout
+from ..database import write_transaction
+
+bp = Blueprint("optout", __name__)
+
+
+def _address(token: str) -> str:
+    email = optout.address_of(current_app.config["SECRET_KEY"], token)
+    if email is None:
+        abort(404, _("This opt-out link is not valid: open it again from the mail."))
+    return email
+
+
+@bp.get("/optout/<token>")
+def ask(token):
+    email = _address(token)
+    return render_template("optout.html", email=email, done=optout.is_opted_out(email))
+
+
+@bp.post("/optout/<token>")
+def confirm(token):
+    """One click, no form token: a mail client posts "List-Unsubscribe=One-Click" here."""
+    email = _address(token)
+    with write_transaction():
+        optout.opt_out(email)
+    return render_template("optout.html", email=email, done=True)
