@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from . import links, optout
 from .games.base import speaking
 from .models import Event, Game, Outbox, Seat
-from .present import presenter_for, results
+from .present import others_actions, presenter_for, results
 from .present.titles import title_of
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")
@@ -127,6 +127,12 @@ def _since_last_turn(game: Game, seat: Seat, names: list[str]) -> list[str]:
             if e.summary and not (e.seat == seat.index and not e.automatic)]
 
 
+def _last_moves(game: Game, seat: Seat, presenter, view) -> set[str]:
+    """Where the others' moves since this seat's last mail went: the picture rings them."""
+    events = game.events.where(Event.seq > seat.seen_seq).order_by(Event.seq)
+    return presenter.last_moves(others_actions(events, seat.index), view)
+
+
 def picture(presenter, **context) -> Markup:
     """The game's small picture of the board for mail clients (its `email_template`), or
     nothing: a broken picture must never stop a move from being recorded."""
@@ -156,7 +162,8 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
         queue(game, seat.index, kind, seat.email, f"[pbem] {title_of(game)}: {prompt}",
               "turn", seat=seat, names=names, prompt=prompt, view=view, rules=rules,
               presenter=presenter, happened=_since_last_turn(game, seat, names),
-              picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),
+              picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
+                              last_moves=_last_moves(game, seat, presenter, view)),
               link=turn_url(token), replay_link=replay_url(token),
               max_age_days=config["LINK_MAX_AGE"] // 86400, game_link=game_url(game))
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()

@@ -29,6 +29,12 @@ class Presenter:
         actions"); None: the action's public log line (`describe`)."""
         return None
 
+    def last_moves(self, actions: list[dict], view: dict) -> set[str]:
+        """Where the other players' latest `actions` went on the board, as the board's own
+        keys (a square, a hex, a card), for a ring around each. Only places every player sees:
+        what the public log names."""
+        return set()
+
     def subject(self, view: dict) -> str | None:
         """What the turn email's subject asks (default: the view's prompt)."""
         return view.get("prompt") if isinstance(view, dict) else None
@@ -63,3 +69,11 @@ def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> lis
     """Each legal action as {key, taps, label} for the turn page and turn.js."""
     return [{"key": action_key(a), "taps": presenter.taps(a, view),
              "label": presenter.label(a, view) or label(a)} for a in actions]
+
+
+def others_actions(events, seat) -> list[dict]:
+    """The actions of the other players among `events` (forced ones too), oldest first: what
+    the board rings as their last moves. Presenters read only the places from them, which the
+    public log names; never a hidden part (a face-down card's colour)."""
+    return [e.action for e in sorted(events, key=lambda e: e.seq)
+            if e.seq > 0 and e.seat is not None and e.seat != seat and isinstance(e.action, dict)]

@@ -58,9 +58,13 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
         presenter, payload["actions"], payload["view"],
         lambda a: notify.fill_names(rules.describe(state, seat, a), names))
     language = current_language()
+    log = game_log(game, seat, names, language, turn_start)
+    # the board rings what the others did since this seat's previous turn (the log's new lines)
+    last_moves = presenter.last_moves(
+        present.others_actions([e for e, _text, new in log if new], seat), payload["view"])
     return render_template("turn.html", game=game, seat=seat, names=names, payload=payload,
                            view=payload["view"], presenter=presenter, choices=choices,
-                           log=game_log(game, seat, names, language, turn_start),
+                           log=log, last_moves=last_moves,
                            message=message, error=error, done=done or [],
                            summary=results.summary(payload["result"], names),
                            token=request.view_args["token"]), status

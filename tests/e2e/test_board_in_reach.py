@@ -215,3 +215,116 @@ def test_assyria_every_decision_has_big_enough_targets(live, smtp, phone, player
         assert min(sizes_while_choosing(phone, f"Assyria, {state['phase']}") or [MIN]) >= MIN
         game = play_at_random(game, rng.randint(1, 6), rng)
     assert {"start", "harvest", "huts"} <= phases, phases
+
+
+# -- the last moves of the others, on the board and in the mail ---------------------------------
+
+RING = "border:2px solid #d81b60"
+
+
+def play(game, seat, action):
+    state = store.state_of(store.get_game(game.id))
+    assert action in store.rules_of(game).legal_actions(state, seat), action
+    store.append(game.id, seat, action, store.get_game(game.id).seq)
+
+
+def mail_html(smtp, address) -> str:
+    return smtp.inbox.to(address)[-1].get_body(preferencelist=("html",)).get_content()
+
+
+def show_mail(page, html: str, name: str) -> None:
+    page.goto("about:blank")
+    page.set_content(html)
+    screenshot(page, name)
+
+
+def test_tigris_last_moves_of_the_others_are_ringed(live, smtp, phone):
+    game, _ = store.create_game("tigris", PLAYERS[:2], seed=2)
+    play(game, 0, {"type": "place_tile", "color": "red", "at": [5, 7]})
+    play(game, 0, {"type": "place_leader", "leader": "king", "at": [6, 7]})
+    live.deliver()
+    picture = mail_html(smtp, "bob@example.org")
+    assert picture.count(RING) == 2 + 1                      # two squares and the key
+    show_mail(phone, picture, "reach-tigris-mail-bob")
+    phone.goto(latest_link(smtp, "bob@example.org"))
+    rings = phone.locator("svg.tg-board .tg-last")
+    assert rings.count() == 2
+    # on the board where the tile and the king went: H6 and H7
+    boxes = [phone.locator(f'[data-tap="{t}"]').bounding_box() for t in ("sq:5-7", "sq:6-7")]
+    for i, box in enumerate(boxes):
+        ring = rings.nth(i).bounding_box()
+        assert abs(ring["x"] - box["x"]) < 3 and abs(ring["y"] - box["y"]) < 3, (ring, box)
+    in_viewport(phone, "reach-tigris-last-moves-bob")
+
+    # Bob's moves ring on Ann's page; her own do not
+    state = store.state_of(store.get_game(game.id))
+    play(game, 1, next(a for a in store.rules_of(game).legal_actions(state, 1)
+                       if a["type"] == "place_leader"))
+    play(game, 1, {"type": "pass"})
+    live.deliver()
+    assert mail_html(smtp, "ann@example.org").count(RING) == 1 + 1
+    phone.goto(latest_link(smtp, "ann@example.org"))
+    assert phone.locator("svg.tg-board .tg-last").count() == 1
+
+
+def test_card_game_last_moves_of_the_others_are_ringed(live, smtp, phone):
+    game, _ = store.create_game("tigris_cards", PLAYERS[:2], seed=3)
+    rules = store.rules_of(game)
+    state = store.state_of(game)
+    card = next(a for a in rules.legal_actions(state, 0) if a["type"] == "card" and "column" in a)
+    play(game, 0, card)
+    state = store.state_of(store.get_game(game.id))
+    leader = next(a for a in rules.legal_actions(state, 0) if a["type"] == "leader")
+    play(game, 0, leader)
+    live.deliver()
+    to_act = rules.to_act(store.state_of(store.get_game(game.id)))
+    assert to_act == [1], to_act
+    picture = mail_html(smtp, "bob@example.org")
+    assert picture.count(RING) == 2 + 1
+    show_mail(phone, picture, "reach-tigris_cards-mail-bob")
+    phone.goto(latest_link(smtp, "bob@example.org"))
+    assert phone.locator("svg.tc-board .tc-last").count() == 2
+    assert phone.locator(".tc-last-key").is_visible()
+    in_viewport(phone, "reach-tigris_cards-last-moves-bob")
+
+
+def test_assyria_last_moves_of_the_others_are_ringed(live, smtp, phone):
+    game, _ = store.create_game("assyria", PLAYERS[:2], seed=11)
+    rules = store.rules_of(game)
+    state = store.state_of(game)
+    seat = state["active"]
+    start = rules.legal_actions(state, seat)[0]
+    assert start["type"] == "start"
+    play(game, seat, start)
+    live.deliver()
+    other = 1 - seat
+    picture = mail_html(smtp, PLAYERS[other]["email"])
+    assert picture.count(RING) == 1 + 1
+    show_mail(phone, picture, "reach-assyria-mail")
+    phone.goto(latest_link(smtp, PLAYERS[other]["email"]))
+    assert phone.locator("svg.asy-map .asy-last").count() == 1
+    in_viewport(phone, "reach-assyria-last-moves")
+
+
+def test_assyria_hexes_carry_the_coordinates_the_log_names(live, smtp, phone):
+    game, _ = store.create_game("assyria", PLAYERS[:3], seed=4)
+    rules = store.rules_of(game)
+    state = store.state_of(game)
+    seat = state["active"]
+    start = rules.legal_actions(state, seat)[0]
+    play(game, seat, start)
+    live.deliver()
+    q, r = start["hex"]
+    line = store.get_game(game.id).events.order_by(store.Event.seq.desc()).first().text("en")
+    assert f"{q},{r} (" in line, line                    # the log names the hex "q,r"
+    other = rules.to_act(store.state_of(store.get_game(game.id)))[0]
+    picture = mail_html(smtp, PLAYERS[other]["email"])
+    assert f">{q},{r}</span>" in picture                  # and so does the mail's map
+    phone.goto(latest_link(smtp, PLAYERS[other]["email"]))
+    label = phone.locator(f'[data-tap="hex:{q},{r}"] text.asy-xy')
+    assert label.text_content() == f"{q},{r}" and label.is_visible()
+    hexes = phone.locator("svg.asy-map g.hex")
+    assert phone.locator("svg.asy-map text.asy-xy").count() == hexes.count() > 30
+    box = label.bounding_box()
+    assert box["height"] >= 6                             # readable on the phone
+    in_viewport(phone, "reach-assyria-coordinates")

@@ -170,6 +170,16 @@ class AssyriaPresenter(Presenter):
             return _("Buy a plow for %(camels)s camels", camels=R.PLOW_PRICE)
         return None
 
+    def last_moves(self, actions: list[dict], view: dict) -> set[str]:
+        """The hexes others built on (a start, a hut, a ziggurat) and the wells they dug."""
+        marks = set()
+        for action in actions:
+            if action.get("type") in ("start", "hut", "build", "extend") and "hex" in action:
+                marks.add(hex_token(action["hex"]))
+            elif action.get("type") == "well" and "site" in action:
+                marks.add(f"well:{action['site']}")
+        return marks
+
     # ------------------------------------------------------------ the map's geometry
     def layout(self, view: dict) -> dict:
         """Everything the SVG map draws, hex by hex, with coordinates."""
@@ -229,7 +239,7 @@ class AssyriaPresenter(Presenter):
         for cell in view["board"]:
             q, r = cell["hex"]
             grid[(q, r + (q - (q & 1)) // 2)] = {
-                "food": cell["food"], "fill": REGION_FILL[cell["region"]],
+                "token": hex_token(cell["hex"]), "name": f"{q},{r}", "food": cell["food"], "fill": REGION_FILL[cell["region"]],
                 "hut": huts.get((q, r)), "zig": zigs.get((q, r))}
         columns = max(c for c, _ in grid) + 1
         half_rows = 2 * (max(r for _, r in grid) + 1)

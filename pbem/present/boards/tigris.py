@@ -146,6 +146,18 @@ class TigrisPresenter(Presenter):
                             len(tiles), tiles=counts)
         return None
 
+    def last_moves(self, actions: list[dict], view: dict) -> set[str]:
+        """The squares of the tiles, leaders, catastrophes and monuments others placed."""
+        marks = set()
+        for action in actions:
+            at = action.get("at")
+            if action.get("type") in ("place_tile", "place_leader", "move_leader",
+                                      "place_catastrophe") and at:
+                marks.add(f"{at[0]}-{at[1]}")
+            elif action.get("type") == "build_monument" and at:
+                marks.update(f"{at[0] + dr}-{at[1] + dc}" for dr in (0, 1) for dc in (0, 1))
+        return marks
+
     # -- helpers for the templates -----------------------------------------------------------
 
     @staticmethod

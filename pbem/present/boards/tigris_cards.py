@@ -162,6 +162,22 @@ class TigrisCardsPresenter(Presenter):
         return _("Move your %(leader)s from %(old)s to %(new)s", leader=name, old=where(old),
                  new=where(pos))
 
+    def last_moves(self, actions: list[dict], view: dict) -> set[str]:
+        """The places of the cards, leaders and catastrophes others played: a card put at the
+        end of a column is one of its last cards (as many as were put there)."""
+        marks, ends = set(), {}
+        for action in actions:
+            kind = action.get("type")
+            if kind == "card" and "column" in action:
+                ends[action["column"]] = ends.get(action["column"], 0) + 1
+            elif kind in ("card", "leader", "catastrophe") and ("gap" in action or "row" in action):
+                marks.add(place_token(action))
+        for c, n in ends.items():
+            if 0 <= c < len(view["columns"]):
+                rows = len(view["columns"][c])
+                marks.update(f"slot:{c}-{r}" for r in range(max(1, rows - n), rows))
+        return marks
+
     # ---- helpers for the templates -------------------------------------------------------------
     def dynasty(self, seat) -> str:
         return dynasty(seat) if isinstance(seat, int) else ""
