@@ -1,6 +1,7 @@
 """The `pbem` command: the Flask CLI of the app, with the operations a host needs."""
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 import logging
@@ -13,7 +14,7 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from . import database, mailer, store
+from . import database, mailer, pace, store
 from .models import Game, Outbox, db
 
 
@@ -21,6 +22,8 @@ def register_commands(app) -> None:
     app.cli.add_command(db_group)
     app.cli.add_command(games_group)
     app.cli.add_command(mail_group)
+    app.cli.add_command(pace_command)
+    app.cli.add_command(players_group)
     app.cli.add_command(dev_command)
     for command in OPERATIONS:
         app.cli.add_command(command)
@@ -122,19 +125,71 @@ def _parse_option(raw: str):
 @click.option("--host-email", default="", help="Where to send the host's page.")
 @click.option("--language", default="en", type=click.Choice(["en", "hu"]),
               help="The players' language for pages and emails.")
+@click.option("--pace", "pace_days", default=None,
+              help="Days each decision may take (a positive number, fractions allowed); "
+                   "default: no limit.")
+@click.option("--on-timeout", default="wait",
+              help="At a missed deadline: wait (the host chooses) or auto (the seat's default "
+                   "move is played). Default: wait.")
+@click.option("--drop-after", default="3",
+              help="auto: after this many missed deadlines in a row the seat's default moves "
+                   "are played as soon as it is asked (default 3).")
 @_connected
-def games_create(rules, players, options, seed, title, host_email, language):
+def games_create(rules, players, options, seed, title, host_email, language, pace_days,
+                 on_timeout, drop_after):
     """Create a game and email the invitations and first links; prints the game's id."""
     parsed = [dict(_parse_player(p), language=language) for p in players]
     try:
         opts = dict(_parse_option(o) for o in options)
+        chosen = _parse_pace(pace_days, on_timeout, drop_after)
         game, host_token = store.create_game(rules, parsed, opts, seed=seed, title=title,
-                                             host_email=host_email)
+                                             host_email=host_email, pace=chosen)
     except (ValueError, click.BadParameter) as exc:
         raise click.ClickException(str(exc))
     click.echo(game.id)
     click.echo(f"host page: {current_app.config['BASE_URL'].rstrip('/')}/host/{host_token}",
                err=True)
+
+
+def _parse_pace(days, on_timeout, drop_after) -> dict:
+    """The pace options as given on the command line; ValueError names the option at fault."""
+    if days is not None:
+        try:
+            days = float(days)
+        except ValueError:
+            raise ValueError(f"--pace takes a positive number of days, not {days!r}") from None
+    try:
+        drop_after = int(drop_after)
+    except ValueError:
+        raise ValueError(f"--drop-after takes a whole number, not {drop_after!r}") from None
+    from .clock import check_pace
+    return check_pace(days, on_timeout, drop_after)
+
+
+@games_group.command("pause")
+@click.argument("game_id", type=int)
+@_connected
+def games_pause(game_id):
+    """Stop every deadline of a game until it is resumed."""
+    _get(game_id)
+    try:
+        changed = pace.pause(game_id)
+    except pace.PaceError as exc:
+        raise click.ClickException(str(exc))
+    click.echo(f"game {game_id} paused" if changed else f"game {game_id} was paused already")
+
+
+@games_group.command("resume")
+@click.argument("game_id", type=int)
+@_connected
+def games_resume(game_id):
+    """Let a paused game's deadlines run again (later by the time it stood still)."""
+    _get(game_id)
+    try:
+        changed = pace.resume(game_id)
+    except pace.PaceError as exc:
+        raise click.ClickException(str(exc))
+    click.echo(f"game {game_id} resumed" if changed else f"game {game_id} was not paused")
 
 
 @games_group.command("list")
@@ -203,10 +258,41 @@ def mail_group():
     pass
 
 
-@mail_group.command("send")
+def _parse_now(raw):
+    if raw is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(raw.rstrip("Z"))
+    except ValueError:
+        raise click.BadParameter(f"{raw!r} is not an ISO time") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return moment
+
+
+def _pace_pass(now=None) -> None:
+    counts = pace.run_pass(now)
+    if any(counts.values()):
+        click.echo(f"pace: {counts['reminders']} reminders, {counts['timeouts']} timeout moves, "
+                   f"{counts['late']} late, {counts['dropped']} dropped", err=True)
+
+
+@click.command("pace")
+@click.option("--now", hidden=True, default=None, help="Act as if it were this UTC time (tests).")
 @_connected
-def mail_send():
-    """Send what is due, once."""
+def pace_command(now):
+    """Send the reminders and play the timeouts due now (also run by mail send and worker)."""
+    counts = pace.run_pass(_parse_now(now))
+    click.echo(f"{counts['reminders']} reminders, {counts['timeouts']} timeout moves, "
+               f"{counts['late']} late")
+
+
+@mail_group.command("send")
+@click.option("--now", hidden=True, default=None, help="Act as if it were this UTC time (tests).")
+@_connected
+def mail_send(now):
+    """Run the pace pass, then send what is due, once."""
+    _pace_pass(_parse_now(now))
     total = {"sent": 0, "retry": 0, "failed": 0}
     while True:
         counts = mailer.send_due()
@@ -238,6 +324,38 @@ def mail_status():
     click.echo(f"{waiting} waiting, {sent} sent, {failed} failed")
 
 
+# -- pbem players ----------------------------------------------------------------------------------
+
+@click.group("players", help="Players' vacations.")
+def players_group():
+    pass
+
+
+@players_group.command("away")
+@click.argument("email")
+@click.argument("days", type=float)
+@_connected
+def players_away(email, days):
+    """Start a vacation of DAYS for EMAIL: their deadlines stand still meanwhile."""
+    try:
+        row = pace.go_away(email, days)
+    except pace.PaceError as exc:
+        raise click.ClickException(str(exc))
+    left = pace.vacation(email)["left"]
+    click.echo(f"{row.email} is away until {row.away_until:%Y-%m-%d %H:%M} UTC; "
+               f"{left:g} vacation days left this year")
+
+
+@players_group.command("back")
+@click.argument("email")
+@_connected
+def players_back(email):
+    """End EMAIL's vacation now; the unused days go back to the bank."""
+    ended = pace.come_home(email)
+    left = pace.vacation(email)["left"]
+    click.echo(("vacation ended" if ended else "not away") + f"; {left:g} vacation days left")
+
+
 # -- pbem dev --------------------------------------------------------------------------------------
 
 @click.command("dev")
@@ -252,7 +370,7 @@ def dev_command(port, smtp_port):
 
 # The groups belong to the `pbem` command itself too, so that `pbem --help` lists them even when
 # the app cannot start (say, PBEM_SECRET_KEY is missing): running one then says why.
-for _group in (db_group, games_group, mail_group, dev_command):
+for _group in (db_group, games_group, mail_group, dev_command, pace_command, players_group):
     cli.add_command(_group)
 
 

@@ -43,6 +43,7 @@ DEFAULTS = {
     "GAMES_PER_CLIENT_PER_DAY": 10,       # sign-ups per client (IP) address in 24 hours
     "MAILS_PER_RECIPIENT_PER_DAY": 200,   # mails sent to one address in 24 hours; more wait
     "PROXIES": 0,                         # proxies in front that set X-Forwarded-For (nginx: 1)
+    "VACATION_DAYS": 30,                  # each player's vacation bank, days a year
 }
 
 DEV_SECRET_KEY = "pbem-development-only-not-secret"

@@ -259,7 +259,12 @@ def _release_unsent(rows: list[Outbox]) -> None:
 
 def worker(interval: float = 5.0, once: bool = False) -> None:
     """Send what is due, then wait `interval` seconds, forever."""
+    from . import pace
     while True:
+        try:
+            pace.run_pass()          # reminders and timeouts due now, before the mail goes out
+        except Exception:  # noqa: BLE001 - a failing pass must not stop the mail
+            log.exception("the pace pass failed")
         try:
             counts = send_due()
             health.beat()               # /health and pbem check see the worker alive

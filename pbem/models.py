@@ -46,6 +46,12 @@ class Game(BaseModel):
     host_nonce_hash = pw.CharField(max_length=64, default="")
     created_at = pw.DateTimeField(default=utcnow)
     finished_at = pw.DateTimeField(null=True)
+    # pace (pbem/pace.py): days per decision (None: no limit), what a missed deadline does
+    pace_days = pw.FloatField(null=True)
+    on_timeout = pw.CharField(max_length=8, default="wait")     # wait | auto
+    drop_after = pw.IntegerField(default=3)    # auto: missed deadlines in a row, then dropped
+    paused_at = pw.DateTimeField(null=True)    # the host paused the game: no clock runs
+    resumed_at = pw.DateTimeField(null=True)
 
 
 class Seat(BaseModel):
@@ -55,6 +61,15 @@ class Seat(BaseModel):
     email = pw.CharField(max_length=254, default="")
     language = pw.CharField(max_length=8, default="en")
     seen_seq = pw.IntegerField(default=0)   # events up to here were in this seat's last turn mail
+    # the clock of the decision the seat is asked now (pbem/pace.py); None when not asked
+    asked_at = pw.DateTimeField(null=True)
+    remind_at = pw.DateTimeField(null=True)     # three quarters of the time, shifted by pauses
+    deadline = pw.DateTimeField(null=True)
+    held_at = pw.DateTimeField(null=True)       # the clock stopped here (vacation, game paused)
+    reminded_at = pw.DateTimeField(null=True)
+    late_at = pw.DateTimeField(null=True)       # the deadline passed and was dealt with
+    missed = pw.IntegerField(default=0)         # deadlines missed in a row
+    dropped = pw.BooleanField(default=False)    # default moves are played as soon as asked
 
     class Meta:
         indexes = ((("game", "index"), True),)
@@ -66,6 +81,7 @@ class Event(BaseModel):
     seat = pw.IntegerField(null=True)       # None for the game's creation (seq 0)
     action = JSONField()
     automatic = pw.BooleanField(default=False)
+    timeout = pw.BooleanField(default=False)   # the seat's default move, played at its deadline
     summary = pw.TextField(default="")      # rules.describe(...) in English, names as {p0}...
     summaries = JSONField(default=dict)     # language -> the same line in that language
     created_at = pw.CharField(max_length=32)  # ISO text, exactly as hashed
@@ -141,4 +157,14 @@ class OptOut(BaseModel):
     created_at = pw.DateTimeField(default=utcnow)
 
 
-MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat, Signup, OptOut]
+class Vacation(BaseModel):
+    """A player's days away, by normalized email address: their deadlines wait meanwhile.
+    The bank is PBEM_VACATION_DAYS a calendar year; `used_days` counts this `year`'s."""
+    email = pw.CharField(max_length=254, unique=True)
+    year = pw.IntegerField()
+    used_days = pw.FloatField(default=0)
+    away_from = pw.DateTimeField(null=True)
+    away_until = pw.DateTimeField(null=True)
+
+
+MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat, Signup, OptOut, Vacation]

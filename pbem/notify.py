@@ -159,8 +159,11 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
     with in_language(seat.language):
         view = rules.view(state, seat.index)
         prompt = presenter.subject(view) or _("Your turn")
+        if kind == "reminder":
+            prompt = _("Reminder: %(prompt)s", prompt=prompt)
         queue(game, seat.index, kind, seat.email, f"[pbem] {title_of(game)}: {prompt}",
               "turn", seat=seat, names=names, prompt=prompt, view=view, rules=rules,
+              reminder=kind == "reminder", deadline=seat.deadline, dropped=seat.dropped,
               presenter=presenter, happened=_since_last_turn(game, seat, names),
               picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
                               last_moves=_last_moves(game, seat, presenter, view)),
@@ -184,3 +187,19 @@ def _game_over_mail(game, rules, state, seat, seats, result) -> None:
               happened=_since_last_turn(game, seat, names), game_link=game_url(game),
               replay_link=absolute(f"/games/{game.id}/replay"),
               record_link=absolute(f"/games/{game.id}/record.json"))
+
+
+def host_notice(game: Game, seat: Seat, what: str) -> None:
+    """Tell the host that a seat ran late (`late`: they choose what happens, on the host page)
+    or was dropped to default moves (`dropped`), naming the player."""
+    if not game.host_email:
+        return
+    seats = _seats(game)
+    with in_language(seats[0].language):
+        if what == "dropped":
+            subject = _("%(name)s now plays by default moves", name=seat.name)
+        else:
+            subject = _("%(name)s missed a deadline", name=seat.name)
+        queue(game, None, f"host-{what}", game.host_email, f"[pbem] {title_of(game)}: {subject}",
+              "host_notice", what=what, name=seat.name, drop_after=game.drop_after,
+              on_timeout=game.on_timeout, game_link=game_url(game))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from . import links, notify, validate
+from . import clock, links, notify, validate
 from .database import is_sqlite, write_transaction
 from .games import RULES, IllegalAction, check_options
 from .games.base import LANGUAGES, _, speaking
@@ -37,9 +37,12 @@ def canonical(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def chain_hash(prev_hash: str, seq: int, seat, action: dict, automatic: bool, created_at: str):
+def chain_hash(prev_hash: str, seq: int, seat, action: dict, automatic: bool, created_at: str,
+               timeout: bool = False):
     payload = {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
                "created_at": created_at}
+    if timeout:     # only when true, so the events written before timeouts existed keep their hash
+        payload["timeout"] = True
     return hashlib.sha256((prev_hash + canonical(payload)).encode()).hexdigest()
 
 
@@ -85,13 +88,15 @@ def validate_new_game(rules_name: str, players: int, options: dict | None):
 
 
 def create_game(rules_name: str, players: list[dict], options: dict | None = None,
-                seed: int | None = None, title: str = "", host_email: str = ""):
+                seed: int | None = None, title: str = "", host_email: str = "",
+                pace: dict | None = None):
     """A new game with its seats and creation event; invitations and first links go out.
-    Returns (game, host_token)."""
+    `pace`: {"days", "on_timeout", "drop_after"} (see clock.check_pace). Returns (game, host_token)."""
     rules, options = validate_new_game(rules_name, len(players), options)
     players = validate.players(players)
     title = validate.title(title)
     host_email = validate.host_email(host_email, required=False)
+    pace = clock.check_pace(**(pace or {}))
     seed = secrets.randbits(62) if seed is None else int(seed)
     state = rules.setup(len(players), seed, options)
     names = [p["name"] for p in players]
@@ -103,15 +108,18 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
             rules=rules.name, rules_version=rules.version, options=options,
             players=len(players), seed=seed, seq=0, state=rules.dump(state),
             head_hash=chain_hash("", 0, None, creation, False, created_at),
-            title=title or validate.default_title(rules.title, names), host_email=host_email)
+            title=title or validate.default_title(rules.title, names), host_email=host_email,
+            pace_days=pace["days"], on_timeout=pace["on_timeout"], drop_after=pace["drop_after"])
         for index, player in enumerate(players):
             Seat.create(game=game, index=index, name=player["name"],
                         email=player["email"], language=_language(player.get("language")))
         Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
                      summary="The game begins.", summaries=in_every_language(lambda: _("The game begins.")), hash=game.head_hash)
         host_token = links.issue_host(current_app.config["SECRET_KEY"], game)
-        state = _advance(game, rules, state, [])
+        restart: set[int] = set()
+        state = _advance(game, rules, state, [], restart)
         _save(game, rules, state)
+        clock.after_change(game, rules.to_act(state), [], restart, utcnow())
         notify.game_created(game, host_token)
         notify.after_change(game, rules, state, before=[])
     return game, host_token
@@ -150,10 +158,43 @@ def append(game_id: int, seat: int, action, expected_seq, link_id: int | None = 
             raise IllegalAction("it is not your turn to act")
         events: list[Event] = []
         state = _record(game, rules, state, seat, action, False, events)
-        state = _advance(game, rules, state, events)
-        _save(game, rules, state)
-        notify.after_change(game, rules, state, before=before)
+        _acted_in_person(game, seat)
+        restart: set[int] = set()
+        state = _advance(game, rules, state, events, restart)
+        _finish_change(game, rules, state, before, restart)
     return Applied(game, state, events)
+
+
+def play_default(game: Game, seat: int, now=None) -> Applied | None:
+    """Play `seat`'s default move as a timeout event (the caller holds the game's write lock,
+    e.g. the pace pass); None when the engine offers no safe default."""
+    from .games.base import default_move
+    rules = rules_of(game)
+    state = rules.load(game.state)
+    before = rules.to_act(state)
+    action = default_move(rules, state, seat)
+    if action is None:
+        return None
+    events: list[Event] = []
+    state = _record(game, rules, state, seat, action, False, events, timeout=True)
+    restart = {seat}
+    state = _advance(game, rules, state, events, restart)
+    _finish_change(game, rules, state, before, restart, now)
+    return Applied(game, state, events)
+
+
+def _finish_change(game, rules, state, before, restart, now=None) -> None:
+    _save(game, rules, state)
+    clock.after_change(game, rules.to_act(state), before, restart, now or utcnow())
+    notify.after_change(game, rules, state, before=before)
+
+
+def _acted_in_person(game: Game, seat: int) -> None:
+    """A player acting for themselves is back: their missed deadlines are forgiven and a
+    dropped seat plays for itself again."""
+    (Seat.update(missed=0, dropped=False)
+     .where(Seat.game == game, Seat.index == seat, (Seat.missed > 0) | (Seat.dropped == True))  # noqa: E712
+     .execute())
 
 
 def _locked_game(game_id: int) -> Game:
@@ -174,15 +215,20 @@ def _check_link_live(link_id: int) -> None:
                               link=link, game_id=link.game_id, seat=link.seat)
 
 
-def _record(game, rules, state, seat, action, automatic, events):
+def _record(game, rules, state, seat, action, automatic, events, timeout=False):
     """Apply one action and insert its event (the caller holds the write transaction)."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
     summaries = describe_in_every_language(rules, state, seat, action)
+    if timeout:     # the log says why: the seat's default move, played at its deadline
+        marked = in_every_language(lambda: _("{line} (played at the deadline)"))
+        summaries = {language: marked[language].replace("{line}", line)
+                     for language, line in summaries.items()}
     created_at = _now_text()
     game.seq += 1
-    game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at)
+    game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at,
+                                timeout)
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
-                               automatic=automatic, summary=summaries["en"],
+                               automatic=automatic, timeout=timeout, summary=summaries["en"],
                                summaries=summaries, created_at=created_at, hash=game.head_hash))
     return after
 
@@ -209,13 +255,27 @@ def forced_move(rules, state):
     return None
 
 
-def _advance(game, rules, state, events):
-    """Apply forced moves at once, as automatic events: nobody is asked a choice they lack."""
+def _advance(game, rules, state, events, restart: set | None = None):
+    """Apply forced moves at once, as automatic events: nobody is asked a choice they lack.
+    A dropped seat's default moves are played as soon as it is asked too (not while the game
+    is paused), as timeout events; `restart` collects those seats (their next clock starts)."""
+    from .games.base import default_move
+    restart = set() if restart is None else restart
+    dropped = set() if game.paused_at is not None else {
+        s.index for s in Seat.select(Seat.index).where(Seat.game == game, Seat.dropped == True)}  # noqa: E712
     for _move in range(MAX_FORCED_MOVES):
         forced = forced_move(rules, state)
-        if forced is None:
+        if forced is not None:
+            state = _record(game, rules, state, forced[0], forced[1], True, events)
+            continue
+        for seat in rules.to_act(state) if dropped else ():
+            action = default_move(rules, state, seat) if seat in dropped else None
+            if action is not None:
+                state = _record(game, rules, state, seat, action, False, events, timeout=True)
+                restart.add(seat)
+                break
+        else:
             return state
-        state = _record(game, rules, state, forced[0], forced[1], True, events)
     raise RuntimeError(f"more than {MAX_FORCED_MOVES} forced moves in a row in game {game.id}")
 
 
@@ -257,7 +317,7 @@ def verify(game: Game) -> list[str]:
             if event.seq != expected_seq:
                 problems.append(f"event seq {event.seq} where {expected_seq} was expected")
             expected = chain_hash(prev, event.seq, event.seat, event.action, event.automatic,
-                                  event.created_at)
+                                  event.created_at, event.timeout)
             if expected != event.hash:
                 problems.append(f"event {event.seq}: hash does not match its content")
             prev, expected_seq = event.hash, event.seq + 1
@@ -282,11 +342,20 @@ def export(game: Game) -> dict:
         "rules_version": game.rules_version, "title": game.title, "status": game.status,
         "seats": [{"name": s.name, "language": s.language}
                   for s in game.seats.order_by(Seat.index)],
-        "events": [{"seq": e.seq, "seat": e.seat, "action": e.action, "automatic": e.automatic,
-                    "summary": e.summary, "summaries": e.summaries, "created_at": e.created_at, "hash": e.hash}
-                   for e in game.events.order_by(Event.seq)],
+        "pace": {"days": game.pace_days, "on_timeout": game.on_timeout,
+                 "drop_after": game.drop_after},
+        "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
     }
+
+
+def _exported_event(e: Event) -> dict:
+    exported = {"seq": e.seq, "seat": e.seat, "action": e.action, "automatic": e.automatic,
+                "summary": e.summary, "summaries": e.summaries, "created_at": e.created_at,
+                "hash": e.hash}
+    if e.timeout:
+        exported["timeout"] = True
+    return exported
 
 
 def import_record(record: dict) -> Game:
@@ -307,10 +376,13 @@ def import_record(record: dict) -> Game:
         raise ValueError(f"the record has {len(seats)} seats for {creation['players']} players")
     title = validate.title(record.get("title", ""))
     state = rules.setup(creation["players"], creation["seed"], options)
+    pace = clock.check_pace(**clock.pace_of_record(record.get("pace")))
     with write_transaction():
         game = Game.create(rules=rules.name, rules_version=rules.version, options=options,
                            players=creation["players"], seed=creation["seed"], seq=0,
-                           state={}, head_hash="", title=title)
+                           state={}, head_hash="", title=title,
+                           pace_days=pace["days"], on_timeout=pace["on_timeout"],
+                           drop_after=pace["drop_after"])
         for index, seat in enumerate(seats):
             Seat.create(game=game, index=index, name=seat["name"],
                         language=_language(seat.get("language")))
@@ -319,12 +391,14 @@ def import_record(record: dict) -> Game:
             seq = raw["seq"]
             if seq > 0:
                 state = rules.apply(state, raw["seat"], raw["action"])
+            timeout = raw.get("timeout", False) is True
             prev = chain_hash(prev, seq, raw["seat"], raw["action"], raw["automatic"],
-                              raw["created_at"])
+                              raw["created_at"], timeout)
             if prev != raw["hash"]:
                 raise ValueError(f"event {seq}: its hash does not match the record")
             Event.create(game=game, seq=seq, seat=raw["seat"], action=raw["action"],
-                         automatic=raw["automatic"], summary=raw.get("summary", ""),
+                         automatic=raw["automatic"], timeout=timeout,
+                         summary=raw.get("summary", ""),
                          summaries=raw.get("summaries") or {},
                          created_at=raw["created_at"], hash=prev)
         game.seq, game.head_hash = events[-1]["seq"], prev

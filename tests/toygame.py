@@ -113,5 +113,11 @@ class Duel:
     def load(self, data):
         return copy.deepcopy(data)
 
+    def default_action(self, s, seat):
+        """At a deadline: attack with the lowest card; a defender yields."""
+        if s["attack"] is None:
+            return {"type": "attack", "card": s["hands"][seat][0]}
+        return {"type": "yield"}
+
 
 rules = Duel()

@@ -105,6 +105,27 @@ class Rules(Protocol):
     def load(self, data: dict) -> State:
         """The state that `dump` wrote."""
 
+    def default_action(self, state: State, seat: int) -> dict:
+        """The move played for `seat` when it misses a deadline (a game with a pace): one of
+        `legal_actions(state, seat)`, deterministic, the most passive there is (pass, decline,
+        commit nothing; where the rules force a choice, the first by a fixed order). Each
+        engine's docstring says which rule it follows."""
+
+
+def default_move(rules: Rules, state: State, seat: int) -> dict | None:
+    """The move to play for `seat` at its deadline, or None when there is none to play safely:
+    the engine's own `default_action`, and only when it is one of the legal actions now. There
+    is no generic guess (such as "the first legal action", which could be a costly move): an
+    engine without a default, or with an answer that is not legal, leaves the seat waiting."""
+    choose = getattr(rules, "default_action", None)
+    if choose is None or seat not in rules.to_act(state):
+        return None
+    try:
+        action = choose(state, seat)
+    except (IllegalAction, LookupError, TypeError, ValueError):
+        return None
+    return action if action in rules.legal_actions(state, seat) else None
+
 
 def copy_json(value):
     """A deep copy of JSON-like data (dicts, lists, and immutable leaves such as str, int, tuple),

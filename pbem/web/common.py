@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import current_app
 
-from .. import links, store
-from ..models import Game
+from .. import clock, links, store
+from ..models import Game, utcnow
 from ..present import action_key  # noqa: F401 - the turn page's form values
 
 
@@ -38,12 +38,14 @@ def turn_payload(game: Game, seat: int, state=None) -> dict:
     """What one seat may know now: the API's answer and the turn page's content."""
     rules = store.rules_of(game)
     state = rules.load(game.state) if state is None else state
+    to_act = rules.to_act(state)
     return {
         "game": game.id,
         "rules": game.rules,
         "seat": seat,
         "seq": game.seq,
-        "to_act": rules.to_act(state),
+        "to_act": to_act,
+        "deadlines": clock.deadlines(game, to_act, utcnow()),
         "view": rules.view(state, seat),
         "actions": rules.legal_actions(state, seat),
         "result": rules.result(state),

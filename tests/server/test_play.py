@@ -48,7 +48,9 @@ def test_play_to_the_end_through_the_json_api(app, client, smtp):
         player, token = live_link(client, smtp.inbox, players)
         assert player is not None, "nobody received a working link"
         page = client.get(f"/api/turn/{token}").get_json()
-        assert set(page) == {"game", "rules", "seat", "seq", "to_act", "view", "actions", "result"}
+        assert set(page) == {"game", "rules", "seat", "seq", "to_act", "view", "actions", "result",
+                             "deadlines"}
+        assert page["deadlines"] == {}          # no pace: no deadlines
         assert page["seat"] in page["to_act"] and page["actions"]
         answer = client.post(f"/api/turn/{token}",
                              json={"seq": page["seq"], "action": rng.choice(page["actions"])})

@@ -233,6 +233,19 @@ class Assyria:
     def load(self, data: dict) -> dict:
         return copy_json(data)
 
+    # ------------------------------------------------------------ pace (pbem's, not the rulebook's)
+    def default_action(self, state, seat: int) -> dict:
+        """The move played for `seat` when its deadline passes: no more wells are built and
+        the actions are ended at once; where the rules force a choice (a start hex, the food
+        draft, a harvest column, new huts, supplying the huts) the first legal one by a fixed
+        order is taken: hexes in the board's order, cards and columns by their number."""
+        phase = state["phase"]
+        if phase == "wells":
+            return {"type": "end_wells"}
+        if phase == "actions":
+            return {"type": "end_actions"}
+        return self.legal_actions(state, seat)[0]
+
 
 # ---------------------------------------------------------------- names in the players' language
 def food_name(food: str) -> str:

@@ -851,5 +851,20 @@ class TigrisRules:
             raise ValueError("not a Tigris & Euphrates state")
         return copy_json(data)
 
+    def default_action(self, state: dict, seat: int) -> dict:
+        """The move played for `seat` when its deadline passes (pbem's pace rules, not the
+        rulebook's): the turn's action is passed ("Passz", an action of its own); in a revolt or
+        a war no tiles are committed as support (0); of several wars the first leader in the
+        pending order is chosen; a monument is declined; the trader takes the first choice of
+        treasures by board order (the rules force the taking)."""
+        pending = state["pending"]
+        if pending is None:
+            return {"type": "pass"}
+        if pending["kind"] in ("revolt", "war"):
+            return {"type": "commit", "tiles": 0}
+        if pending["kind"] == "monument":
+            return {"type": "decline_monument"}
+        return pending_actions(state)[0]
+
 
 __all__ = ["TigrisRules", "IllegalAction", "Regions", "ranking", "final_colors"]

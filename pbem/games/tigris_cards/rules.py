@@ -88,3 +88,19 @@ class TigrisCards:
 
     def load(self, data: dict) -> dict:
         return copy_json(data)
+
+    # ---- Pace (pbem's rule, not the rulebook's) ----
+    def default_action(self, state: dict, seat: int) -> dict:
+        """The move played for `seat` when its deadline passes: the turn's action is passed;
+        no point is scored from the hand, no ship is bought, no cards are committed (0), no
+        treasure is exchanged; where an order of conflicts must be chosen, the first colour
+        listed (the rulebook's colour order) goes first."""
+        pending = state["pending"]
+        kind = pending["kind"] if pending else "action"
+        answers = {"action": {"type": "pass"}, "score": {"type": "no_score"},
+                   "reward": {"type": "no_score"}, "ship": {"type": "no_ship"},
+                   "commit": {"type": "commit", "count": 0},
+                   "exchange": {"type": "no_exchange"}}
+        if kind in answers:
+            return answers[kind]
+        return {"type": "conflict", "colour": pending["colours"][0]}

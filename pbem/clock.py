@@ -1,0 +1,184 @@
+"""Each seat's decision clock: when it was asked, its reminder time and deadline, and what
+stops it (the host paused the game, the player is on vacation).
+
+Pure bookkeeping on the models, in the caller's transaction: the store starts and stops the
+clocks as seats are asked, pbem/pace.py acts on them, and pages and mails read them.
+
+A clock that stops keeps its deadline and notes `held_at`; when it runs again the deadline and
+the reminder move later by exactly the time it stood, taken from the recorded start and end of
+the vacation or pause (so a pace pass that runs late still shifts by the right amount).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+from .models import Game, Seat, Vacation
+
+REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
+POLICIES = ("wait", "auto")
+MAX_PACE_DAYS = 365
+MAX_DROP_AFTER = 100
+
+
+def normalize_email(address: str) -> str:
+    return (address or "").strip().lower()
+
+
+def pace_delta(game: Game) -> dt.timedelta | None:
+    return None if game.pace_days is None else dt.timedelta(days=game.pace_days)
+
+
+def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3) -> dict:
+    """A game's pace, or ValueError naming the option at fault."""
+    if days is not None:
+        if isinstance(days, bool) or not isinstance(days, (int, float)) or \
+                not math.isfinite(days) or not 0 < days <= MAX_PACE_DAYS:
+            raise ValueError(f"--pace takes a positive number of days (at most {MAX_PACE_DAYS}), "
+                             f"not {days!r}")
+        days = float(days)
+    if on_timeout not in POLICIES:
+        raise ValueError(f"--on-timeout takes wait or auto, not {on_timeout!r}")
+    if isinstance(drop_after, bool) or not isinstance(drop_after, int) or \
+            not 1 <= drop_after <= MAX_DROP_AFTER:
+        raise ValueError(f"--drop-after takes a whole number from 1 to {MAX_DROP_AFTER}, "
+                         f"not {drop_after!r}")
+    return {"days": days, "on_timeout": on_timeout, "drop_after": drop_after}
+
+
+def pace_of_record(raw) -> dict:
+    """The pace of an exported record (records from before paces existed have none)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ValueError("the record's \"pace\" must be an object")
+    return {"days": raw.get("days"), "on_timeout": raw.get("on_timeout", "wait"),
+            "drop_after": raw.get("drop_after", 3)}
+
+
+# -- starting and stopping clocks (called by the store inside its write transaction) -------------
+
+def start(game: Game, seat: Seat, now: dt.datetime) -> None:
+    """The seat is asked a new decision now: a fresh clock, reminder and deadline."""
+    pace = pace_delta(game)
+    seat.asked_at, seat.held_at, seat.reminded_at, seat.late_at = now, None, None, None
+    seat.deadline = None if pace is None else now + pace
+    seat.remind_at = None if pace is None else now + pace * REMIND_AT
+    hold_if_needed(game, seat, vacation_of(seat.email), now)
+    seat.save()
+
+
+def stop(seat: Seat) -> None:
+    seat.asked_at = seat.remind_at = seat.deadline = seat.held_at = None
+    seat.reminded_at = seat.late_at = None
+    seat.save()
+
+
+def after_change(game: Game, to_act: list[int], before: list[int], restart: set[int],
+                 now: dt.datetime) -> None:
+    """Start the clocks of seats newly asked (or asked again after a timeout move); stop those of
+    seats no longer asked. A seat that stays asked after its own move keeps its clock: the turn
+    is one decision."""
+    for seat in game.seats.order_by(Seat.index):
+        if seat.index in to_act:
+            if seat.index not in before or seat.index in restart or seat.asked_at is None:
+                start(game, seat, now)
+        elif seat.asked_at is not None:
+            stop(seat)
+
+
+# -- holds: vacations and paused games ----------------------------------------------------------
+
+def vacation_of(address: str) -> Vacation | None:
+    address = normalize_email(address)
+    return Vacation.get_or_none(Vacation.email == address) if address else None
+
+
+def is_away(vacation: Vacation | None, now: dt.datetime) -> bool:
+    return (vacation is not None and vacation.away_from is not None
+            and vacation.away_from <= now < vacation.away_until)
+
+
+def _hold_starts(game: Game, vacation: Vacation | None, now: dt.datetime) -> list[dt.datetime]:
+    starts = [game.paused_at] if game.paused_at is not None else []
+    if is_away(vacation, now):
+        starts.append(vacation.away_from)
+    return starts
+
+
+def hold_if_needed(game: Game, seat: Seat, vacation: Vacation | None, now: dt.datetime) -> bool:
+    """Stop the seat's clock if the game is paused or its player is away (not saved here)."""
+    starts = _hold_starts(game, vacation, now)
+    if seat.held_at is None and starts and seat.asked_at is not None:
+        seat.held_at = max(min(starts), seat.asked_at)
+    return seat.held_at is not None
+
+
+def sync_hold(game: Game, seat: Seat, vacation: Vacation | None, now: dt.datetime) -> bool:
+    """Bring the seat's hold up to date and save it; True while its clock stands still."""
+    if seat.asked_at is None:
+        return False
+    if seat.held_at is None:
+        if hold_if_needed(game, seat, vacation, now):
+            seat.save()
+        return seat.held_at is not None
+    if _hold_starts(game, vacation, now):
+        return True
+    ends = [t for t in (vacation.away_until if vacation else None, game.resumed_at)
+            if t is not None and seat.held_at <= t <= now]
+    stood = (max(ends) if ends else now) - seat.held_at
+    if seat.deadline is not None:
+        seat.deadline += stood
+        seat.remind_at += stood
+    seat.held_at = None
+    seat.save()
+    return False
+
+
+# -- reading the clocks (pages, mails, the API) -------------------------------------------------
+
+@dataclass
+class Clock:
+    seat: int
+    name: str
+    asked_at: dt.datetime
+    waited: dt.timedelta          # how long the seat has had the move
+    deadline: dt.datetime | None  # where it falls if the clock ran from now on
+    held: str | None              # None, "paused" (the game) or "away" (a vacation)
+    away_until: dt.datetime | None
+    dropped: bool
+
+
+def clocks(game: Game, to_act: list[int], now: dt.datetime) -> list[Clock]:
+    """The clocks of the seats to act, in seat order."""
+    found = []
+    for seat in game.seats.where(Seat.index.in_(list(to_act))).order_by(Seat.index):
+        if seat.asked_at is None:
+            continue
+        vacation = vacation_of(seat.email)
+        held = "paused" if game.paused_at is not None else "away" if is_away(vacation, now) \
+            else None
+        deadline = seat.deadline
+        if deadline is not None:
+            starts = _hold_starts(game, vacation, now)
+            held_since = seat.held_at or (max(min(starts), seat.asked_at) if starts else None)
+            if held_since is not None and held_since <= now:
+                deadline += now - held_since
+        found.append(Clock(
+            seat=seat.index, name=seat.name, asked_at=seat.asked_at,
+            waited=max(now - seat.asked_at, dt.timedelta(0)), deadline=deadline, held=held,
+            away_until=vacation.away_until if held == "away" else None, dropped=seat.dropped))
+    return found
+
+
+def iso(moment: dt.datetime) -> str:
+    return moment.replace(microsecond=0).isoformat() + "Z"
+
+
+def deadlines(game: Game, to_act: list[int], now: dt.datetime) -> dict:
+    """{seat: ISO time} of the seats to act ({} for a game without a pace)."""
+    if game.pace_days is None:
+        return {}
+    return {str(c.seat): iso(c.deadline) for c in clocks(game, to_act, now)
+            if c.deadline is not None}

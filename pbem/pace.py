@@ -1,0 +1,295 @@
+"""Pace: reminders and timeouts driven by the database and the clock, vacations, and pauses.
+
+`run_pass(now)` is the pace pass that `pbem pace`, `pbem mail send` and every loop of
+`pbem mail worker` start with. It is idempotent and race-free: each game is settled in its own
+write transaction holding the game's lock (SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL, so a
+second worker passes a game the first one holds; BEGIN IMMEDIATE on SQLite, so the second waits
+and then finds the work done), and every step is recorded on the seat (`reminded_at`,
+`late_at`, `missed`, `dropped`) in the same transaction as the mail or the move it causes.
+Every function takes `now`, so tests move the clock instead of sleeping.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from flask import current_app
+
+from . import clock, notify, store
+from .database import is_sqlite, write_transaction
+from .models import Game, Seat, Vacation, utcnow
+
+
+class PaceError(ValueError):
+    """A request that cannot be granted (said plainly to the player or the host)."""
+
+
+# -- the pass -----------------------------------------------------------------------------------
+
+def run_pass(now: dt.datetime | None = None) -> dict:
+    """Send the reminders and play (or report) the timeouts due at `now`; counts of each."""
+    now = now or utcnow()
+    counts = {"reminders": 0, "timeouts": 0, "late": 0, "dropped": 0}
+    for game_id in _games_with_work(now):
+        with write_transaction():
+            game = _lock(game_id)
+            if game is not None and game.status == "running":
+                settle(game, now, counts)
+    return counts
+
+
+def _games_with_work(now: dt.datetime) -> list[int]:
+    due = ((Seat.remind_at <= now) & Seat.reminded_at.is_null()) | \
+          ((Seat.deadline <= now) & Seat.late_at.is_null()) | (Seat.dropped == True)  # noqa: E712
+    query = (Seat.select(Seat.game).join(Game)
+             .where(Game.status == "running", Game.paused_at.is_null(),
+                    Seat.asked_at.is_null(False), due)
+             .distinct())
+    return sorted({row.game_id for row in query})
+
+
+def _lock(game_id: int) -> Game | None:
+    """The game row, locked for this transaction; None when another pass holds it."""
+    query = Game.select().where(Game.id == game_id)
+    if not is_sqlite():
+        query = query.for_update(skip_locked=True)   # SQLite: BEGIN IMMEDIATE serialises
+    return query.first()
+
+
+def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
+    """Everything due in one game (the caller holds its lock): reminders, then deadlines one
+    at a time (a timeout move changes who is asked next)."""
+    counts = counts if counts is not None else {"reminders": 0, "timeouts": 0, "late": 0,
+                                                "dropped": 0}
+    for _step in range(store.MAX_FORCED_MOVES):
+        if game.status != "running" or game.paused_at is not None:
+            return
+        rules = store.rules_of(game)
+        state = rules.load(game.state)
+        seats = list(game.seats.order_by(Seat.index))
+        acted = False
+        for seat in (seats[i] for i in rules.to_act(state)):
+            if seat.asked_at is None or clock.sync_hold(game, seat, clock.vacation_of(seat.email),
+                                                        now):
+                continue
+            if seat.late_at is None and (seat.dropped or (seat.deadline is not None
+                                                          and seat.deadline <= now)):
+                acted = _deadline(game, rules, state, seat, seats, now, counts)
+                if acted:
+                    break
+            elif seat.remind_at is not None and seat.remind_at <= now and \
+                    seat.reminded_at is None:
+                _remind(game, rules, state, seat, seats, now)
+                counts["reminders"] += 1
+        if not acted:
+            return
+        game = Game.get_by_id(game.id)
+
+
+def _remind(game, rules, state, seat, seats, now) -> None:
+    seat.reminded_at = now
+    seat.save()
+    notify.send_turn_mail(game, rules, state, seat, seats, kind="reminder")
+
+
+def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
+    """The seat's deadline passed (or it was dropped): True when a move was played."""
+    if game.on_timeout == "auto" or seat.dropped:
+        if _play_default(game, seat, now):
+            counts["timeouts"] += 1
+            return True
+    seat.late_at = now                  # wait (or no safe default): the host decides
+    seat.save()
+    counts["late"] += 1
+    notify.host_notice(game, seat, "late")
+    return False
+
+
+def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = True) -> bool:
+    """Play the seat's default move; under `auto`, the drop_after-th miss in a row drops it."""
+    was_dropped = seat.dropped
+    if store.play_default(game, seat.index, now) is None:
+        return False
+    if was_dropped or not count_miss:
+        return True
+    missed = seat.missed + 1
+    drop = game.on_timeout == "auto" and missed >= game.drop_after
+    Seat.update(missed=missed, dropped=drop).where(Seat.id == seat.id).execute()
+    if drop:
+        notify.host_notice(game, seat, "dropped")
+    return True
+
+
+# -- what a host may do ---------------------------------------------------------------------------
+
+def _host_change(game_id: int, change, now: dt.datetime | None = None):
+    now = now or utcnow()
+    with write_transaction():
+        game = store._locked_game(game_id)
+        if game.status != "running":
+            raise PaceError("the game is over")
+        return change(game, now)
+
+
+def _late_seat(game: Game, seat_index: int) -> Seat:
+    rules = store.rules_of(game)
+    seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
+    if seat is None or seat_index not in rules.to_act(rules.load(game.state)):
+        raise PaceError("that seat is not asked anything now")
+    return seat
+
+
+def extend(game_id: int, seat_index: int, now: dt.datetime | None = None) -> None:
+    """Give a late seat one more pace from now (a new reminder, and a new notice if missed)."""
+    def change(game, now):
+        seat = _late_seat(game, seat_index)
+        pace = clock.pace_delta(game)
+        if pace is None or seat.deadline is None:
+            raise PaceError("this game has no deadlines")
+        seat.deadline = max(seat.deadline, now) + pace
+        seat.remind_at = seat.deadline - pace * (1 - clock.REMIND_AT)
+        seat.reminded_at = seat.late_at = None
+        seat.save()
+    _host_change(game_id, change, now)
+
+
+def play_default_once(game_id: int, seat_index: int, now: dt.datetime | None = None) -> None:
+    def change(game, now):
+        seat = _late_seat(game, seat_index)
+        if not _play_default(game, seat, now):
+            raise PaceError("this game offers no default move here")
+    _host_change(game_id, change, now)
+
+
+def hand_over(game_id: int, seat_index: int, now: dt.datetime | None = None) -> None:
+    """The seat's default moves are played for it from now on, until its player acts again."""
+    def change(game, now):
+        seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
+        if seat is None:
+            raise PaceError("there is no such seat")
+        seat.dropped = True
+        seat.save()
+        settle(game, now)
+    _host_change(game_id, change, now)
+
+
+def pause(game_id: int, now: dt.datetime | None = None) -> bool:
+    """Stop every clock of the game; False when it was paused already."""
+    def change(game, now):
+        if game.paused_at is not None:
+            return False
+        for seat in game.seats.where(Seat.asked_at.is_null(False)):
+            clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)  # end stale holds
+        game.paused_at = now
+        game.save()
+        for seat in game.seats.where(Seat.asked_at.is_null(False)):
+            clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)
+        return True
+    return _host_change(game_id, change, now)
+
+
+def resume(game_id: int, now: dt.datetime | None = None) -> bool:
+    """Let the clocks run again, each deadline later by the time the game stood still."""
+    def change(game, now):
+        if game.paused_at is None:
+            return False
+        game.paused_at, game.resumed_at = None, now
+        game.save()
+        for seat in game.seats.where(Seat.asked_at.is_null(False)):
+            clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)
+        settle(game, now)
+        return True
+    return _host_change(game_id, change, now)
+
+
+def come_back(game_id: int, seat_index: int) -> bool:
+    """The player of a dropped seat is back (through any of their links): they play for
+    themselves again. True when the seat had been dropped."""
+    with write_transaction():
+        return bool(Seat.update(dropped=False, missed=0)
+                    .where(Seat.game == game_id, Seat.index == seat_index,
+                           Seat.dropped == True)  # noqa: E712
+                    .execute())
+
+
+# -- vacations ------------------------------------------------------------------------------------
+
+def bank_days() -> float:
+    return float(current_app.config["VACATION_DAYS"])
+
+
+def _vacation_row(address: str, now: dt.datetime) -> Vacation:
+    """The address's row, created or turned to this year's bank (unused days do not carry)."""
+    row = clock.vacation_of(address)
+    if row is None:
+        row = Vacation.create(email=clock.normalize_email(address), year=now.year, used_days=0)
+    elif row.year != now.year and not clock.is_away(row, now):
+        row.year, row.used_days = now.year, 0
+        row.save()
+    return row
+
+
+def vacation(address: str, now: dt.datetime | None = None) -> dict:
+    """The address's bank this year: {"days_per_year", "used", "left", "away_until"}."""
+    now = now or utcnow()
+    row = clock.vacation_of(address)
+    used = 0.0 if row is None or (row.year != now.year and not clock.is_away(row, now)) \
+        else row.used_days
+    return {"days_per_year": bank_days(), "used": used, "left": max(bank_days() - used, 0.0),
+            "away_until": row.away_until if clock.is_away(row, now) else None}
+
+
+def _seats_of(address: str):
+    address = clock.normalize_email(address)
+    return [s for s in Seat.select().join(Game).where(Game.status == "running",
+                                                      Seat.asked_at.is_null(False))
+            if clock.normalize_email(s.email) == address]
+
+
+def _sync_seats(address: str, row: Vacation, now: dt.datetime) -> None:
+    for seat in _seats_of(address):
+        clock.sync_hold(seat.game, seat, row, now)
+
+
+def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
+    """Start a vacation of `days` (a positive number within the bank): the address's deadlines
+    stand still meanwhile, in every game."""
+    now = now or utcnow()
+    address = clock.normalize_email(address)
+    if "@" not in address:
+        raise PaceError(f"{address!r} is not an email address")
+    if isinstance(days, bool) or not isinstance(days, (int, float)) or not math.isfinite(days) \
+            or days <= 0:
+        raise PaceError(f"days away must be a positive number, not {days!r}")
+    with write_transaction():
+        row = _vacation_row(address, now)
+        if clock.is_away(row, now):
+            raise PaceError(f"{address} is away already, until {clock.iso(row.away_until)}")
+        left = bank_days() - row.used_days
+        if days > left + 1e-9:
+            raise PaceError(f"only {_days(left)} vacation days are left this year, not {days}")
+        _sync_seats(address, row, now)       # first end the holds of an earlier vacation
+        row.away_from, row.away_until = now, now + dt.timedelta(days=days)
+        row.used_days += days
+        row.save()
+        _sync_seats(address, row, now)
+    return row
+
+
+def come_home(address: str, now: dt.datetime | None = None) -> bool:
+    """End a vacation early; the days not used go back to the bank. False if not away."""
+    now = now or utcnow()
+    with write_transaction():
+        row = clock.vacation_of(address)
+        if not clock.is_away(row, now):
+            return False
+        unused = (row.away_until - now) / dt.timedelta(days=1)
+        row.used_days = max(row.used_days - unused, 0.0)
+        row.away_until = now
+        row.save()
+        _sync_seats(address, row, now)
+    return True
+
+
+def _days(value: float) -> str:
+    return f"{value:g}"

@@ -1,0 +1,288 @@
+"""Pace: deadlines per decision, one reminder, one timeout move, host notices, pauses and
+vacations; with a controlled clock (every function takes `now`), on SQLite and PostgreSQL."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+
+import pytest
+
+from pbem import clock, mailer, pace, store
+from pbem.models import Event, Game, Outbox, Seat, Vacation
+from tests.conftest import token_of
+
+DAY = dt.timedelta(days=1)
+PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "Bob@Example.org"}]
+
+
+def new_game(on_timeout="auto", days=1.0, drop_after=3, host_email="host@example.org"):
+    game, _ = store.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=host_email,
+                                pace={"days": days, "on_timeout": on_timeout,
+                                      "drop_after": drop_after})
+    return game
+
+
+def seat(game, index) -> Seat:
+    return Seat.get(Seat.game == game.id, Seat.index == index)
+
+
+def mails(kind, recipient=None):
+    query = Outbox.select().where(Outbox.kind == kind)
+    if recipient:
+        query = query.where(Outbox.recipient == recipient)
+    return list(query)
+
+
+def timeouts(game):
+    return list(Event.select().where(Event.game == game.id, Event.timeout == True))  # noqa: E712
+
+
+def parallel_passes(app, now, n=2):
+    """`n` pace passes started at the same moment, each in its own thread and connection."""
+    from pbem.models import db
+    results, errors, start = [], [], threading.Barrier(n)
+
+    def one():
+        with app.app_context():
+            try:
+                start.wait()
+                results.append(pace.run_pass(now))
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+            finally:
+                if not db.is_closed():
+                    db.close()
+
+    threads = [threading.Thread(target=one) for _ in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    return results
+
+
+def test_a_silent_seat_gets_one_reminder_then_one_timeout_under_two_parallel_passes(app):
+    game = new_game("auto")
+    ann = seat(game, 0)
+    asked = ann.asked_at
+    assert ann.deadline == asked + DAY and ann.remind_at == asked + 0.75 * DAY
+
+    assert sum(r["reminders"] for r in parallel_passes(app, asked + 0.7 * DAY)) == 0
+    assert mails("reminder") == []
+    for _ in range(2):      # a second round of passes finds the reminder already sent
+        parallel_passes(app, asked + 0.8 * DAY)
+    reminders = mails("reminder", "ann@example.org")
+    assert len(reminders) == 1 and "/turn/" in reminders[0].body_text
+    assert "Reminder" in reminders[0].subject
+    assert timeouts(game) == []
+
+    for _ in range(2):
+        parallel_passes(app, asked + 1.01 * DAY)
+    moves = timeouts(game)
+    assert len(moves) == 1 and moves[0].seat == 0
+    assert moves[0].action == {"type": "attack", "card": 1} or moves[0].action["type"] == "attack"
+    assert "played at the deadline" in moves[0].summary
+    assert len(mails("reminder")) == 1
+    game = Game.get_by_id(game.id)
+    assert store.verify(game) == []
+    assert seat(game, 0).missed == 1 and not seat(game, 0).dropped
+    # Bob is asked now: his clock starts at the timeout, not at Ann's deadline
+    assert seat(game, 1).asked_at is not None and seat(game, 0).asked_at is None
+
+
+def test_the_default_move_is_the_engines_and_the_next_clock_starts_when_asked(app):
+    game = new_game("auto")
+    asked = seat(game, 0).asked_at
+    pace.run_pass(asked + 1.5 * DAY)
+    bob = seat(store.get_game(game.id), 1)
+    assert len(timeouts(game)) == 1
+    # Bob was asked when Ann's move was played: a full day from then
+    assert bob.deadline - bob.asked_at == DAY
+
+
+def test_auto_drops_a_seat_after_drop_after_misses_and_its_player_comes_back(app):
+    game = new_game("auto", drop_after=2)
+    rules = store.rules_of(game)
+    now = seat(game, 0).asked_at
+    misses = 0
+    while not seat(game, 0).dropped:
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        who = rules.to_act(state)[0]
+        if who == 1:
+            store.append(game.id, 1, rules.legal_actions(state, 1)[-1], game.seq)
+            continue
+        now = seat(game, 0).deadline + dt.timedelta(minutes=1)
+        pace.run_pass(now)
+        misses += 1
+    assert misses == 2
+    dropped = mails("host-dropped", "host@example.org")
+    assert len(dropped) == 1 and "Ann" in dropped[0].subject
+    # from now on Ann's moves are played as soon as she is asked
+    game = store.get_game(game.id)
+    state = store.state_of(game)
+    if rules.to_act(state) == [1]:
+        store.append(game.id, 1, rules.legal_actions(state, 1)[-1], game.seq)
+    game = store.get_game(game.id)
+    assert 0 not in rules.to_act(store.state_of(game)) or game.status == "over"
+    assert pace.come_back(game.id, 0) is True
+    assert not seat(game, 0).dropped and seat(game, 0).missed == 0
+    assert store.verify(store.get_game(game.id)) == []
+
+
+def test_wait_tells_the_host_once_per_late_decision_and_the_host_chooses(app):
+    game = new_game("wait")
+    asked = seat(game, 0).asked_at
+    for hours in (25, 26, 30):
+        pace.run_pass(asked + dt.timedelta(hours=hours))
+    late = mails("host-late", "host@example.org")
+    assert len(late) == 1 and "Ann" in late[0].subject
+    assert timeouts(game) == []                 # wait: nothing is played by itself
+
+    pace.extend(game.id, 0, now=asked + dt.timedelta(hours=30))
+    assert seat(game, 0).deadline == asked + dt.timedelta(hours=54)
+    pace.run_pass(asked + dt.timedelta(hours=55))
+    assert len(mails("host-late")) == 2         # the extended deadline was missed too
+    pace.play_default_once(game.id, 0, now=asked + dt.timedelta(hours=56))
+    assert len(timeouts(game)) == 1
+    pace.hand_over(game.id, 1, now=asked + dt.timedelta(hours=56))   # Bob, now asked
+    game = store.get_game(game.id)
+    assert seat(game, 1).dropped and len(timeouts(game)) >= 2
+    assert store.verify(game) == []
+
+
+def test_a_paused_game_stops_every_clock_and_resume_moves_the_deadline(app):
+    game = new_game("auto")
+    asked = seat(game, 0).asked_at
+    assert pace.pause(game.id, now=asked + 0.5 * DAY)
+    pace.run_pass(asked + 5 * DAY)
+    assert timeouts(game) == [] and mails("reminder") == []
+    assert clock.deadlines(store.get_game(game.id), [0], asked + 5 * DAY) == {
+        "0": clock.iso(asked + 5.5 * DAY)}
+    assert pace.resume(game.id, now=asked + 3 * DAY)
+    assert seat(game, 0).deadline == asked + 3.5 * DAY
+    pace.run_pass(asked + 3.4 * DAY)
+    assert timeouts(game) == [] and len(mails("reminder")) == 1
+    pace.run_pass(asked + 3.6 * DAY)
+    assert len(timeouts(game)) == 1
+
+
+def test_vacation_pauses_the_clock_and_the_bank_runs_down(app):
+    game = new_game("auto")
+    asked = seat(game, 0).asked_at
+    start = asked + 0.25 * DAY
+    pace.go_away("ANN@example.org ", 3, now=start)
+    assert pace.vacation("ann@example.org", now=start)["left"] == 27
+    assert seat(game, 0).held_at == start
+    held = clock.clocks(store.get_game(game.id), [0], start + DAY)
+    assert held[0].held == "away" and held[0].away_until == start + 3 * DAY
+    pace.run_pass(start + 2 * DAY)
+    assert timeouts(game) == [] and mails("reminder") == []
+    with pytest.raises(pace.PaceError, match="left"):
+        pace.go_away("bob@example.org", 31, now=start)
+    with pytest.raises(pace.PaceError, match="away already"):
+        pace.go_away("ann@example.org", 1, now=start + DAY)
+    # the vacation runs out by itself; the pass moves the deadline by exactly the days away
+    pace.run_pass(start + 3 * DAY + 0.1 * DAY)
+    assert seat(game, 0).deadline == asked + 4 * DAY and seat(game, 0).held_at is None
+    assert timeouts(game) == []
+    pace.run_pass(asked + 4.01 * DAY)
+    assert len(timeouts(game)) == 1
+    # a second, shorter vacation ended early gives the unused days back
+    later = asked + 10 * DAY
+    pace.go_away("ann@example.org", 5, now=later)
+    assert pace.come_home("ann@example.org", now=later + 2 * DAY)
+    assert pace.vacation("ann@example.org", now=later + 2 * DAY)["left"] == pytest.approx(25)
+    assert Vacation.select().count() == 1
+
+
+def test_verify_and_export_import_hold_for_games_with_timeouts(app):
+    game = new_game("auto", drop_after=1)
+    rules = store.rules_of(game)
+    while store.get_game(game.id).status == "running":
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        who = rules.to_act(state)[0]
+        if who == 0:
+            pace.run_pass(seat(game, 0).deadline + dt.timedelta(seconds=1))
+        else:
+            store.append(game.id, 1, rules.legal_actions(state, 1)[0], game.seq)
+    game = store.get_game(game.id)
+    assert store.verify(game) == [] and len(timeouts(game)) >= 2
+    record = json.loads(json.dumps(store.export(game)))
+    assert record["pace"] == {"days": 1.0, "on_timeout": "auto", "drop_after": 1}
+    marked = [e for e in record["events"] if e.get("timeout")]
+    assert marked and all(e["timeout"] is True and e["seat"] == 0 for e in marked)
+    assert all("timeout" not in e for e in record["events"] if not e.get("timeout"))
+    copy = store.import_record(record)
+    assert copy.head_hash == game.head_hash and store.verify(copy) == []
+    assert (copy.pace_days, copy.on_timeout, copy.drop_after) == (1.0, "auto", 1)
+    # a record whose timeout mark was removed no longer matches its hashes
+    for event in record["events"]:
+        event.pop("timeout", None)
+    with pytest.raises(ValueError, match="hash"):
+        store.import_record(record)
+
+
+def test_api_deadlines(app, client, smtp):
+    game = new_game("wait")
+    mailer.send_due()
+    link = smtp.inbox.last_link("ann@example.org")
+    answer = client.get(f"/api/turn/{token_of(link)}").get_json()
+    assert answer["deadlines"] == {"0": clock.iso(seat(game, 0).deadline)}
+    assert answer["deadlines"]["0"].endswith("Z")
+    mail = [m for m in smtp.inbox.to("ann@example.org") if "/turn/" in smtp.inbox.text(m)][-1]
+    assert "Please move by" in smtp.inbox.text(mail)
+
+
+@pytest.fixture
+def cli(app):
+    runner = app.test_cli_runner()
+    return lambda *args: runner.invoke(args=list(args))
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--pace", "0"], "--pace"), (["--pace", "-2"], "--pace"), (["--pace", "soon"], "--pace"),
+    (["--pace", "nan"], "--pace"), (["--on-timeout", "skip"], "--on-timeout"),
+    (["--drop-after", "0"], "--drop-after"), (["--drop-after", "two"], "--drop-after"),
+])
+def test_create_refuses_a_bad_pace_naming_the_option(cli, args, words):
+    out = cli("games", "create", "duel", "--player", "A <a@x.org>", "--player", "B <b@x.org>",
+              *args)
+    assert out.exit_code != 0 and words in out.output
+    assert Game.select().count() == 0
+
+
+def test_cli_pace_pause_resume_and_vacation(cli):
+    out = cli("games", "create", "duel", "--player", "A <a@x.org>", "--player", "B <b@x.org>",
+              "--pace", "0.5", "--on-timeout", "auto", "--drop-after", "2")
+    assert out.exit_code == 0, out.output
+    game = Game.get_by_id(int(out.output.split()[0]))
+    assert (game.pace_days, game.on_timeout, game.drop_after) == (0.5, "auto", 2)
+    assert cli("games", "pause", str(game.id)).exit_code == 0
+    assert Game.get_by_id(game.id).paused_at is not None
+    assert "resumed" in cli("games", "resume", str(game.id)).output
+    later = (seat(game, 0).deadline + dt.timedelta(minutes=1)).isoformat()
+    out = cli("pace", "--now", later)
+    assert out.exit_code == 0 and "1 timeout moves" in out.output, out.output
+    assert cli("mail", "send", "--now", later).exit_code == 0
+    out = cli("players", "away", "a@x.org", "2.5")
+    assert out.exit_code == 0 and "27.5" in out.output
+    assert "vacation ended" in cli("players", "back", "a@x.org").output
+    assert cli("players", "away", "a@x.org", "-1").exit_code != 0
+    assert cli("games", "pause", "999").exit_code != 0
+
+
+def test_the_rollback_of_the_pace_migration(app):
+    from peewee_migrate import Router
+    from pbem import database
+    from pbem.models import db
+    router = Router(db.obj, migrate_dir=database.MIGRATIONS)
+    while "004_pace" in router.done:
+        router.rollback()
+    assert "vacation" not in db.obj.get_tables()
+    assert "timeout" not in [c.name for c in db.obj.get_columns("event")]
+    database.upgrade()
+    assert "vacation" in db.obj.get_tables()
