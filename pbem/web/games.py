@@ -4,10 +4,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask_babel import gettext as _
 
-from .. import notify, store, validate
+from .. import clock, notify, store, validate
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
-from ..models import Game
+from ..models import Game, utcnow
 from ..present import results
 from ..present import presenter_for
 
@@ -42,6 +42,7 @@ def spectate(game_id):
                            view=rules.view(state, None), to_act=rules.to_act(state),
                            result=result, summary=results.summary(result, names),
                            presenter=presenter_for(game.rules), seat=None, choices=[],
+                           clocks=clock.clocks(game, rules.to_act(state), utcnow()),
                            payload={"seq": game.seq, "to_act": rules.to_act(state),
                                     "actions": [], "result": result})
 
@@ -84,7 +85,25 @@ def _create(form):
     players = validate.players(players, email_required=True)
     options = {key: _option(form, key, default) for key, default in RULES[rules_name].options.items()}
     return store.create_game(rules_name, players, options, title=validate.title(form.get("title")),
-                             host_email=validate.host_email(form.get("host_email"), required=False))
+                             host_email=validate.host_email(form.get("host_email"), required=False),
+                             pace=pace_of_form(form))
+
+
+def pace_of_form(form) -> dict:
+    """The pace chosen on /new: days per decision (empty: no limit), the policy, drop-after."""
+    raw_days, raw_drop = form.get("pace", "").strip(), form.get("drop_after", "").strip() or "3"
+    try:
+        days = float(raw_days) if raw_days else None
+        if days is not None and not (0 < days <= clock.MAX_PACE_DAYS):
+            raise ValueError
+    except ValueError:
+        raise ValueError(_("Days per decision must be a positive number.")) from None
+    if form.get("on_timeout", "wait") not in clock.POLICIES:
+        raise ValueError(_("Choose what happens at a missed deadline."))
+    if not raw_drop.isascii() or not raw_drop.isdigit() or \
+            not 1 <= int(raw_drop) <= clock.MAX_DROP_AFTER:
+        raise ValueError(_("The number of missed deadlines must be a whole number from 1 to 100."))
+    return clock.check_pace(days, form.get("on_timeout", "wait"), int(raw_drop))
 
 
 def _option(form, key, default):

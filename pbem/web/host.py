@@ -6,7 +6,7 @@ import datetime as dt
 from flask import Blueprint, current_app, redirect, render_template
 from flask_babel import gettext as _
 
-from .. import links, notify, optout, store
+from .. import clock, links, notify, optout, pace, store
 from ..database import write_transaction
 from ..models import Link, Outbox, Seat, utcnow
 
@@ -35,10 +35,49 @@ def _page(token, game, error=None, status=200):
     live = {link.seat: link for link in
             Link.select().where(Link.game == game, Link.spent_at.is_null())}
     mail = list(Outbox.select().where(Outbox.game == game).order_by(Outbox.id.desc()).limit(100))
+    to_act = rules.to_act(state)
     return render_template("host.html", game=game, seats=seats, live=live, mail=mail,
-                           to_act=rules.to_act(state), token=token, now=utcnow(),
+                           to_act=to_act, token=token, now=utcnow(),
                            opted_out=optout.opted_out(s.email for s in seats),
-                           error=error), status
+                           clocks=clock.clocks(game, to_act, utcnow()), error=error), status
+
+
+PACE_ACTIONS = {"extend": pace.extend, "default": pace.play_default_once,
+                "handover": pace.hand_over}
+
+
+@bp.post("/<token>/pace/<what>/<int:seat>")
+def pace_seat(token, what, seat):
+    """A late seat: more time, its default move once, or default moves from now on."""
+    game = _game(token)
+    if what not in PACE_ACTIONS:
+        return _page(token, game, error=_("Unknown request."), status=404)
+    try:
+        PACE_ACTIONS[what](game.id, seat)
+    except pace.PaceError:
+        return _page(token, game, error=_("That cannot be done now: the game has moved on."),
+                     status=409)
+    return redirect(f"/host/{token}", code=303)
+
+
+@bp.post("/<token>/pause")
+def pause(token):
+    game = _game(token)
+    try:
+        pace.pause(game.id)
+    except pace.PaceError:
+        return _page(token, game, error=_("The game is over."), status=409)
+    return redirect(f"/host/{token}", code=303)
+
+
+@bp.post("/<token>/resume")
+def resume(token):
+    game = _game(token)
+    try:
+        pace.resume(game.id)
+    except pace.PaceError:
+        return _page(token, game, error=_("The game is over."), status=409)
+    return redirect(f"/host/{token}", code=303)
 
 
 @bp.post("/<token>/revoke/<int:seat>")

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import links, notify, store
+from .. import clock, links, notify, pace, store
 from ..database import write_transaction
 from ..games import IllegalAction
 from ..models import Link, Seat, utcnow
@@ -31,8 +31,12 @@ def render_link_error(exc: links.LinkError):
         game = store.Game.get_or_none(store.Game.id == exc.game_id)
     if game is not None and exc.status == 410 and game.status == "running":
         renewable = exc.seat in store.rules_of(game).to_act(store.state_of(game))
+    dropped = game is not None and exc.status == 410 and game.status == "running" and (
+        Seat.select().where(Seat.game == game, Seat.index == exc.seat, Seat.dropped == True)  # noqa: E712
+        .exists())
     return render_template("link_error.html", error=exc, game=game, renewable=renewable,
-                           readable=game is not None and _readable(request.view_args or {}))
+                           readable=game is not None and _readable(request.view_args or {}),
+                           dropped=dropped)
 
 
 def _readable(args) -> bool:
@@ -67,6 +71,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
                            log=log, last_moves=last_moves,
                            message=message, error=error, done=done or [],
                            summary=results.summary(payload["result"], names),
+                           clocks=clock.clocks(game, payload["to_act"], utcnow()),
                            token=request.view_args["token"]), status
 
 
@@ -185,6 +190,20 @@ def act(token):
     return redirect(f"/turn/{token}/done?done={seq + 1}", code=303)
 
 
+@bp.post("/turn/<token>/back")
+def back(token):
+    """The player of a seat dropped to default moves is back (through any of their links,
+    spent or expired): they play for themselves again from their next decision."""
+    found = links.identify(current_app.config["SECRET_KEY"], token)
+    if found is None:
+        raise links.LinkError(403, "tampered", "This link is not valid.")
+    game = store.get_game(found[0])
+    pace.come_back(found[0], found[1])
+    return render_template("renew.html", game=game, sent=False, back=True,
+                           reason=_("Welcome back: from your next decision on you play your own "
+                                    "moves, and we email you when it is your turn.")), 200
+
+
 @bp.post("/turn/<token>/renew")
 def renew(token):
     """Email a fresh link to a seat that is still to act (its old link expired or was spent)."""
@@ -192,6 +211,7 @@ def renew(token):
     found = links.identify(config["SECRET_KEY"], token)
     if found is None:
         raise links.LinkError(403, "tampered", "This link is not valid.")
+    pace.come_back(found[0], found[1])      # asking for a link is acting through it
     with write_transaction():
         game = store.get_game(found[0])
         rules, state = store.rules_of(game), store.state_of(game)

@@ -286,3 +286,74 @@ def test_the_rollback_of_the_pace_migration(app):
     assert "timeout" not in [c.name for c in db.obj.get_columns("event")]
     database.upgrade()
     assert "vacation" in db.obj.get_tables()
+
+
+# -- pages ------------------------------------------------------------------------------------------
+
+def test_new_game_form_takes_a_pace_and_refuses_a_bad_one(client):
+    form = {"rules": "duel", "name0": "Ann", "email0": "ann@example.org", "name1": "Bob",
+            "email1": "bob@example.org", "pace": "2", "on_timeout": "auto", "drop_after": "4"}
+    for bad, words in [({"pace": "-1"}, "positive"), ({"pace": "nan"}, "positive"),
+                       ({"on_timeout": "skip"}, "missed deadline"),
+                       ({"drop_after": "0"}, "whole number"), ({"drop_after": "٣"}, "whole number")]:
+        answer = client.post("/new", data={**form, **bad})
+        assert answer.status_code == 400 and words in answer.get_data(as_text=True), bad
+    assert Game.select().count() == 0
+    assert client.post("/new", data=form).status_code == 200
+    game = Game.get()
+    assert (game.pace_days, game.on_timeout, game.drop_after) == (2.0, "auto", 4)
+    assert 'name="pace"' in client.get("/new").get_data(as_text=True)
+
+
+def host_token(smtp):
+    mailer.send_due()
+    body = smtp.inbox.text(smtp.inbox.to("host@example.org")[0])
+    return body.split("/host/")[1].split()[0]
+
+
+def test_pages_say_how_long_each_seat_has_had_the_move_and_its_deadline(app, client, smtp):
+    game = new_game("wait")
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "Ann has had the move for" in page and "Deadline:" in page
+    hu = client.get(f"/games/{game.id}?lang=hu").get_data(as_text=True)
+    assert "óta van soron" in hu and "Határidő:" in hu
+    token = host_token(smtp)
+    host = client.get(f"/host/{token}?lang=en").get_data(as_text=True)
+    assert "Each decision may take 1 day." in host and "Pause the game" in host
+    turn = client.get(f"/turn/{token_of(smtp.inbox.last_link('ann@example.org'))}")
+    assert "Deadline:" in turn.get_data(as_text=True)
+
+
+def test_host_page_pauses_resumes_and_deals_with_a_late_seat(app, client, smtp):
+    game = new_game("wait")
+    token = host_token(smtp)
+    asked = seat(game, 0).asked_at
+    pace.run_pass(asked + 1.1 * DAY)
+    page = client.get(f"/host/{token}").get_data(as_text=True)
+    assert "Give more time" in page and "Play the default move once" in page
+    assert client.post(f"/host/{token}/pace/extend/0").status_code == 303
+    assert seat(game, 0).late_at is None and seat(game, 0).deadline > asked + 1.1 * DAY
+    assert client.post(f"/host/{token}/pace/nonsense/0").status_code == 404
+    assert client.post(f"/host/{token}/pace/default/1").status_code == 409   # Bob is not asked
+    assert client.post(f"/host/{token}/pace/default/0").status_code == 303
+    assert len(timeouts(game)) == 1
+    assert client.post(f"/host/{token}/pause").status_code == 303
+    assert Game.get_by_id(game.id).paused_at is not None
+    assert "The game is paused" in client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert client.post(f"/host/{token}/resume").status_code == 303
+    assert Game.get_by_id(game.id).paused_at is None
+    assert client.post(f"/host/{token}/pace/handover/1").status_code == 303
+    assert seat(game, 1).dropped
+
+
+def test_a_dropped_player_comes_back_through_a_spent_link(app, client, smtp):
+    game = new_game("auto", drop_after=1)
+    mailer.send_due()
+    old = token_of(smtp.inbox.last_link("ann@example.org"))
+    pace.run_pass(seat(game, 0).deadline + dt.timedelta(seconds=1))
+    assert seat(game, 0).dropped
+    page = client.get(f"/turn/{old}")
+    assert page.status_code == 410 and "I am back" in page.get_data(as_text=True)
+    assert client.post(f"/turn/{old}/back").status_code == 200
+    assert not seat(game, 0).dropped
+    assert client.post("/turn/garbage/back").status_code == 403
