@@ -167,7 +167,7 @@ def hand_over(game_id: int, seat_index: int, now: dt.datetime | None = None) -> 
         seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
         if seat is None:
             raise PaceError("there is no such seat")
-        seat.dropped = True
+        seat.dropped, seat.late_at = True, None
         seat.save()
         settle(game, now)
     _host_change(game_id, change, now)

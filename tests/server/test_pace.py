@@ -314,9 +314,11 @@ def host_token(smtp):
 def test_pages_say_how_long_each_seat_has_had_the_move_and_its_deadline(app, client, smtp):
     game = new_game("wait")
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
-    assert "Ann has had the move for" in page and "Deadline:" in page
+    assert "Ann has had the move since" in page and "Deadline:" in page
     hu = client.get(f"/games/{game.id}?lang=hu").get_data(as_text=True)
     assert "óta van soron" in hu and "Határidő:" in hu
+    later = clock.clocks(store.get_game(game.id), [0], seat(game, 0).asked_at + 2.5 * DAY)
+    assert later[0].waited.days == 2
     token = host_token(smtp)
     host = client.get(f"/host/{token}?lang=en").get_data(as_text=True)
     assert "Each decision may take 1 day." in host and "Pause the game" in host
@@ -357,3 +359,57 @@ def test_a_dropped_player_comes_back_through_a_spent_link(app, client, smtp):
     assert client.post(f"/turn/{old}/back").status_code == 200
     assert not seat(game, 0).dropped
     assert client.post("/turn/garbage/back").status_code == 403
+
+
+# -- whole games of the three engines with one seat that never answers ------------------------------
+
+@pytest.mark.parametrize("on_timeout", ["wait", "auto"])
+@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
+def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout):
+    """Seat 0 never answers: under auto its deadlines pass until it is dropped; under wait the
+    host plays its default move once, then hands the seat over. The others act at random."""
+    import random
+    rng = random.Random(f"{rules_name}-{on_timeout}")
+    count = 4 if rules_name == "tigris_cards" else 2   # four hands empty the deck sooner
+    players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(count)]
+    game, _ = store.create_game(rules_name, players, seed=rng.randrange(10**6),
+                                host_email="host@example.org",
+                                pace={"days": 2, "on_timeout": on_timeout, "drop_after": 2})
+    rules = store.rules_of(game)
+    now, misses, host_moves = seat(game, 0).asked_at, 0, 0
+    while True:
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        if game.status == "over":
+            break
+        waiting = rules.to_act(state)
+        if 0 not in waiting:
+            who = rng.choice(waiting)
+            store.append(game.id, who, rng.choice(rules.legal_actions(state, who)), game.seq)
+            continue
+        silent = seat(game, 0)
+        now = max(now, silent.deadline) + dt.timedelta(minutes=1)
+        counts = pace.run_pass(now)
+        if on_timeout == "auto":
+            assert counts["timeouts"] >= 1
+            misses += 1
+        else:
+            assert counts["late"] == 1 and counts["timeouts"] == 0, (counts, host_moves, vars(silent)["__data__"], now)
+            if host_moves < 2:
+                pace.play_default_once(game.id, 0, now=now)
+            else:
+                pace.hand_over(game.id, 0, now=now)
+            host_moves += 1
+    game = store.get_game(game.id)
+    assert rules.result(store.state_of(game)) is not None
+    assert store.verify(game) == []
+    moves = timeouts(game)
+    assert moves and all(e.seat == 0 for e in moves)
+    assert not Event.select().where(Event.game == game.id, Event.seat == 0,
+                                    Event.timeout == False, Event.automatic == False).exists()  # noqa: E712
+    if on_timeout == "auto":
+        assert misses == 2 and len(mails("host-dropped")) == 1
+    else:
+        assert len(mails("host-late")) == host_moves and mails("host-dropped") == []
+    copy = store.import_record(json.loads(json.dumps(store.export(game))))
+    assert copy.head_hash == game.head_hash and store.verify(copy) == []
