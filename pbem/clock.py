@@ -125,15 +125,31 @@ def sync_hold(game: Game, seat: Seat, vacation: Vacation | None, now: dt.datetim
         return seat.held_at is not None
     if _hold_starts(game, vacation, now):
         return True
-    ends = [t for t in (vacation.away_until if vacation else None, game.resumed_at)
-            if t is not None and seat.held_at <= t <= now]
-    stood = (max(ends) if ends else now) - seat.held_at
+    stood = _hold_end(game, seat, vacation, now) - seat.held_at
     if seat.deadline is not None:
         seat.deadline += stood
         seat.remind_at += stood
     seat.held_at = None
     seat.save()
     return False
+
+
+def _hold_end(game: Game, seat: Seat, vacation: Vacation | None, now: dt.datetime):
+    """When the seat's finished hold ended: the recorded end of the vacation or of the pause
+    (a pass that notices later still shifts by the right amount), else now."""
+    ends = [t for t in (vacation.away_until if vacation else None, game.resumed_at)
+            if t is not None and seat.held_at <= t <= now]
+    return max(ends) if ends else now
+
+
+def stood_still(game: Game, seat: Seat, vacation: Vacation | None, now: dt.datetime):
+    """How long the seat's clock has stood still and not yet been added to its deadline."""
+    starts = _hold_starts(game, vacation, now)
+    if seat.held_at is None:
+        since = max(min(starts), seat.asked_at) if starts else None
+        return max(now - since, dt.timedelta(0)) if since is not None else dt.timedelta(0)
+    end = now if starts else _hold_end(game, seat, vacation, now)
+    return max(end - seat.held_at, dt.timedelta(0))
 
 
 # -- reading the clocks (pages, mails, the API) -------------------------------------------------
@@ -161,10 +177,7 @@ def clocks(game: Game, to_act: list[int], now: dt.datetime) -> list[Clock]:
             else None
         deadline = seat.deadline
         if deadline is not None:
-            starts = _hold_starts(game, vacation, now)
-            held_since = seat.held_at or (max(min(starts), seat.asked_at) if starts else None)
-            if held_since is not None and held_since <= now:
-                deadline += now - held_since
+            deadline += stood_still(game, seat, vacation, now)
         found.append(Clock(
             seat=seat.index, name=seat.name, asked_at=seat.asked_at,
             waited=max(now - seat.asked_at, dt.timedelta(0)), deadline=deadline, held=held,

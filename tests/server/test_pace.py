@@ -184,7 +184,9 @@ def test_vacation_pauses_the_clock_and_the_bank_runs_down(app):
         pace.go_away("bob@example.org", 31, now=start)
     with pytest.raises(pace.PaceError, match="away already"):
         pace.go_away("ann@example.org", 1, now=start + DAY)
-    # the vacation runs out by itself; the pass moves the deadline by exactly the days away
+    # the vacation runs out by itself; pages and the pass move the deadline by the days away
+    shown = clock.deadlines(store.get_game(game.id), [0], start + 3.5 * DAY)
+    assert shown == {"0": clock.iso(asked + 4 * DAY)}
     pace.run_pass(start + 3 * DAY + 0.1 * DAY)
     assert seat(game, 0).deadline == asked + 4 * DAY and seat(game, 0).held_at is None
     assert timeouts(game) == []
@@ -413,3 +415,53 @@ def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout
         assert len(mails("host-late")) == host_moves and mails("host-dropped") == []
     copy = store.import_record(json.loads(json.dumps(store.export(game))))
     assert copy.head_hash == game.head_hash and store.verify(copy) == []
+
+
+# -- two `pbem` processes at the same moment --------------------------------------------------------
+
+def test_two_pace_processes_at_the_same_moment_both_succeed_and_act_once(app, database_url, smtp):
+    """`pbem pace` and `pbem mail send` in two processes started together: both exit 0 (no
+    "database is locked"), and each reminder and each timeout happens once between them."""
+    import os
+    import subprocess
+    import sys
+    games = [store.create_game("assyria", PLAYERS, seed=i, host_email="host@example.org",
+                               pace={"days": 1, "on_timeout": "auto"})[0] for i in range(4)]
+    asked = max(s.asked_at for s in Seat.select().where(Seat.asked_at.is_null(False)))
+    from pbem.models import db
+    db.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env.update(PBEM_DATABASE_URL=database_url, PBEM_SECRET_KEY=app.config["SECRET_KEY"],
+               PBEM_BASE_URL="http://pbem.test", PBEM_MAIL_SERVER="127.0.0.1",
+               PBEM_MAIL_PORT=str(smtp.port), PBEM_MAIL_SENDER="pbem <pbem@pbem.test>")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    def together(*args):
+        processes = [subprocess.Popen([sys.executable, "-m", "pbem.cli", *args], cwd=root,
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True) for _ in range(2)]
+        done = [p.communicate(timeout=120) + (p.returncode,) for p in processes]
+        for out, err, code in done:
+            assert code == 0 and "locked" not in err, err
+        return done
+
+    together("pace", "--now", (asked + 0.8 * DAY).isoformat())
+    db.connect(reuse_if_open=True)
+    assert len(mails("reminder")) == len(games)
+    db.close()
+    together("mail", "send", "--now", (asked + 1.1 * DAY).isoformat())
+    db.connect(reuse_if_open=True)
+    for game in games:
+        assert len(timeouts(game)) == 1 and store.verify(store.get_game(game.id)) == []
+    assert len(mails("reminder")) == len(games)
+    assert Outbox.select().where(Outbox.sent_at.is_null()).count() == 0
+
+
+def test_every_loop_of_the_mail_worker_starts_with_the_pace_pass(app, smtp):
+    game = new_game("auto")
+    past = seat(game, 0).asked_at - DAY        # as if the day had passed (the worker uses now)
+    Seat.update(asked_at=past - DAY, remind_at=past - 0.25 * DAY, deadline=past).where(
+        Seat.game == game.id, Seat.index == 0).execute()
+    mailer.worker(interval=0, once=True)
+    assert len(timeouts(game)) == 1
+    assert Outbox.select().where(Outbox.sent_at.is_null()).count() == 0
