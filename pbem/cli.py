@@ -37,8 +37,21 @@ def _create_app():
         raise click.ClickException(str(exc)) from None
 
 
-cli = FlaskGroup(create_app=_create_app, add_default_commands=True,
-                 help="pbem: a play-by-email turn server for slow board games.")
+class PbemGroup(FlaskGroup):
+    def list_commands(self, ctx):
+        """This group's commands and the app's; `pbem --help` lists them without a traceback
+        while the settings are incomplete (running a command then says what is missing)."""
+        from flask.cli import ScriptInfo
+        names = set(self.commands)
+        try:
+            names.update(ctx.ensure_object(ScriptInfo).load_app().cli.list_commands(ctx))
+        except Exception:  # noqa: BLE001 - any failure to build the app is reported when used
+            pass
+        return sorted(names)
+
+
+cli = PbemGroup(create_app=_create_app, add_default_commands=True,
+                help="pbem: a play-by-email turn server for slow board games.")
 
 
 def main() -> None:

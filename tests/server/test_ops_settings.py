@@ -123,3 +123,17 @@ def test_a_bad_password_url_is_a_message_not_a_traceback(tmp_path):
                           env=env, capture_output=True, text=True)
     assert done.returncode != 0
     assert "Traceback" not in done.stderr and "percent-encoded" in done.stderr
+
+
+def test_pbem_help_lists_the_commands_without_a_traceback_when_settings_are_missing(tmp_path):
+    import subprocess
+    import sys
+    env = {"PATH": "/usr/bin:/bin", "PBEM_CONFIG": str(tmp_path / "none.env")}
+    done = subprocess.run([sys.executable, "-m", "pbem.cli", "--help"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert all(name in done.stdout for name in ("check", "backup", "restore", "mail", "games"))
+    done = subprocess.run([sys.executable, "-m", "pbem.cli", "games", "list"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "cannot read the settings file" in done.stderr
