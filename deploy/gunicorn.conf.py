@@ -1,4 +1,5 @@
-"""gunicorn settings for pbem: `gunicorn -c deploy/gunicorn.conf.py wsgi:app`."""
+"""gunicorn settings for pbem, installed as /etc/pbem/gunicorn.conf.py (deploy/README.md):
+`gunicorn -c /etc/pbem/gunicorn.conf.py 'pbem.app:create_app()'`."""
 import multiprocessing
 import os
 

@@ -4,6 +4,7 @@ serves its turn page through gunicorn — with no file of the checkout in reach.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import zipfile
 
@@ -57,8 +58,12 @@ def test_an_installed_wheel_migrates_mails_and_serves_a_game(installed, database
                        "".join(smtp.inbox.text(m) for m in smtp.inbox.messages))
     assert links and smtp.inbox.to("host@example.org")
 
-    server = subprocess.Popen([str(installed / "bin" / "gunicorn"), "-b", f"127.0.0.1:{port}",
-                               "-w", "1", "pbem.app:create_app()"], cwd=tmp_path, env=env,
+    # as the units run it: the deploy guide's gunicorn settings, copied where the guide puts them
+    conf = tmp_path / "gunicorn.conf.py"
+    shutil.copy(ROOT / "deploy" / "gunicorn.conf.py", conf)
+    server = subprocess.Popen([str(installed / "bin" / "gunicorn"), "-c", str(conf),
+                               "pbem.app:create_app()"], cwd=tmp_path,
+                              env=dict(env, PBEM_BIND=f"127.0.0.1:{port}", PBEM_WORKERS="1"),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
