@@ -130,5 +130,6 @@ def render(game: Game, seat: int | None, base: str):
         holdings=holdings, step=step, last=game.seq, event=event, base=base,
         text=notify.fill_names(event.text(language), names) if event else "",
         nearby=nearby, over=over, summary=results.summary(result, names), playing=playing,
-        to_act=rules.to_act(state), your_turn=seat is not None and seat in
+        to_act=rules.to_act(state), fragment=request.args.get("part") == "1",
+        your_turn=seat is not None and seat in
         rules.to_act(store.state_of(game)))

@@ -175,6 +175,7 @@ def test_card_game_cards_are_big_enough_and_hand_and_column_fit_one_screen(live,
     game, _ = store.create_game("tigris_cards", PLAYERS[:2], seed=3)
     live.deliver()
     phone.goto(latest_link(smtp, "ann@example.org"))
+    screenshot(phone, "reach-tigris_cards-turn")
     seen = sizes_while_choosing(phone, "card game, first turn")
     assert min(seen) >= MIN
     hand = phone.locator(".tc-hand [data-tap]").first.get_attribute("data-tap")
@@ -211,6 +212,14 @@ def test_assyria_every_decision_has_big_enough_targets(live, smtp, phone, player
             break
         live.deliver()
         phone.goto(latest_link(smtp, PLAYERS[waiting[0]]["email"]))
+        if state["phase"] == "start" and not phases:
+            screenshot(phone, f"reach-assyria-{players}p-turn")
+            hex_ = phone.locator(".asy-map g.hex.tappable").first
+            token = hex_.get_attribute("data-tap")
+            hex_.click()
+            assert_in_view(phone, [token])
+            in_viewport(phone, f"reach-assyria-{players}p-confirm")
+            phone.locator("#confirm-no").click()
         phases.add(state["phase"])
         assert min(sizes_while_choosing(phone, f"Assyria, {state['phase']}") or [MIN]) >= MIN
         game = play_at_random(game, rng.randint(1, 6), rng)

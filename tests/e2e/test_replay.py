@@ -28,6 +28,11 @@ def step_of(phone) -> int:
     return int(phone.locator("#replay").get_attribute("data-step"))
 
 
+def at_step(phone, step: int) -> None:
+    """Wait until the viewer shows `step` (swapped in by replay.js, no page load)."""
+    phone.wait_for_function("n => document.getElementById('replay').dataset.step == n", arg=step)
+
+
 def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     game, _ = store.create_game("assyria", players("over"), seed=6)
     game = play_at_random(game, 2000, random.Random(6))
@@ -42,33 +47,42 @@ def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     assert phone.locator("section.holdings").count() == 2           # every player's holdings
     assert_no_sideways_scroll(phone)
     screenshot(phone, "replay-finished-start")
+    # every step is swapped in: the page is never loaded again (the marker survives)
+    phone.wait_for_load_state("load")                   # replay.js has run
+    phone.evaluate("window.stillTheSamePage = true")
     phone.click("#replay-next")
+    at_step(phone, 1)
     phone.wait_for_url(re.compile(r"step=1$"))
     first_line = phone.locator("#step-text").inner_text()
-    assert step_of(phone) == 1 and first_line
+    assert first_line
     phone.click("#replay-next")
-    assert step_of(phone) == 2 and phone.locator("#step-text").inner_text() != first_line
+    at_step(phone, 2)
+    assert phone.locator("#step-text").inner_text() != first_line
     phone.click("#replay-prev")
-    assert step_of(phone) == 1
+    at_step(phone, 1)
+    # the board stays where it was on the screen: no jump to the top
+    phone.evaluate("document.querySelector('#replay').scrollIntoView()")
+    scrolled = phone.evaluate("window.scrollY")
+    assert scrolled > 100
+    phone.click("#replay-next")
+    at_step(phone, 2)
+    assert phone.evaluate("window.scrollY") == scrolled
+    assert phone.locator("section.board svg.asy-map").is_visible()
     # the slider jumps when let go (its Go button is only for pages without JavaScript)
-    phone.wait_for_load_state("load")                   # replay.js has run
     assert not phone.locator("#replay-go").is_visible()
-    with phone.expect_navigation():
-        phone.eval_on_selector("#replay-step", "el => { el.value = 40; "
-                               "el.dispatchEvent(new Event('change')); }")
-    assert step_of(phone) == 40
+    phone.eval_on_selector("#replay-step", "el => { el.value = 40; "
+                           "el.dispatchEvent(new Event('change')); }")
+    at_step(phone, 40)
     phone.fill("#replay-number", "120")
     phone.press("#replay-number", "Enter")
+    at_step(phone, 120)
     phone.wait_for_url(re.compile(r"step=120$"))
-    assert step_of(phone) == 120
     phone.locator("ol.moves li[value='118'] a").click()
-    assert step_of(phone) == 118
-    phone.wait_for_load_state("load")
-    with phone.expect_navigation():
-        phone.keyboard.press("ArrowRight")
-    assert step_of(phone) == 119
+    at_step(phone, 118)
+    phone.locator("body").click(position={"x": 5, "y": 5})
+    phone.keyboard.press("ArrowRight")
+    at_step(phone, 119)
     # autoplay steps by itself until paused
-    phone.wait_for_load_state("load")
     phone.click("#replay-play")
     phone.wait_for_url(re.compile(r"step=120&play=1$"))
     phone.wait_for_url(re.compile(r"step=121&play=1$"), timeout=5000)
@@ -78,8 +92,9 @@ def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     phone.wait_for_timeout(1600)
     assert step_of(phone) == paused
     phone.click("#replay-last")
-    assert step_of(phone) == game.seq
+    at_step(phone, game.seq)
     assert "Final ranking" in phone.content() and phone.locator("figure.chart svg").count() == 1
+    assert phone.evaluate("window.stillTheSamePage") is True
     assert_no_sideways_scroll(phone)
     screenshot(phone, "replay-finished-end")
 
