@@ -137,3 +137,12 @@ def test_pbem_help_lists_the_commands_without_a_traceback_when_settings_are_miss
                           env=env, capture_output=True, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "cannot read the settings file" in done.stderr
+
+
+def test_every_setting_the_guide_and_the_example_write_is_one_pbem_reads():
+    import re
+    from tests.install.conftest import ROOT
+    for name in ("deploy/README.md", "deploy/pbem.env.example"):
+        text = (ROOT / name).read_text()
+        written = re.findall(r"^(PBEM_[A-Z_]+)=(?!\$\{)", text, re.M)
+        assert written and [w for w in written if w[5:] not in config.DEFAULTS] == [], name
