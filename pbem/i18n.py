@@ -47,6 +47,11 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           ";".join(reversed(TRANSLATION_DIRECTORIES)))
     babel.init_app(app, locale_selector=select_locale, default_locale="en")
+    # Templates translate through the same catalogues as the engines, looked up by the
+    # language set below: a board calls gettext hundreds of times a render, and Flask-Babel's
+    # own callables walk the request context on every call.
+    from .present import gettext, ngettext
+    app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)
 
     @app.before_request
     def speak():

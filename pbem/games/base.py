@@ -38,9 +38,19 @@ def _catalogue(language: str) -> gettext.NullTranslations:
     return catalogue
 
 
+_TRANSLATED: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
+
+
 def _(message: str) -> str:
-    """`message` in the language being spoken (English when no translation exists)."""
-    return _catalogue(_language.get()).gettext(message)
+    """`message` in the language being spoken (English when no translation exists). Known
+    messages are one dictionary lookup: legal_actions words its reasons hundreds of times a
+    call, and the catalogue's own lookup walks a chain of one catalogue per game."""
+    language = _language.get()
+    known = _TRANSLATED[language]
+    text = known.get(message)
+    if text is None:
+        text = known[message] = _catalogue(language).gettext(message)
+    return text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -10,6 +10,27 @@ from __future__ import annotations
 import importlib
 import json
 
+from ..games.base import _, _catalogue, current_language
+
+
+def gettext(message: str, **variables) -> str:
+    """`message` in the language being spoken, %-formatted with `variables` like Flask-Babel's
+    gettext — but a dictionary lookup (the engines' `_`), not a walk through the request
+    context: pages call it hundreds of times a render. The request's language is the one
+    `pbem.i18n` sets for the engines (Flask-Babel's choice), so both agree."""
+    text = _(message)
+    return text % variables if variables else text
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogue; `gettext` translates it where it is shown."""
+    return message
+
+
+def ngettext(singular: str, plural: str, num: int, **variables) -> str:
+    variables.setdefault("num", num)
+    return _catalogue(current_language()).ngettext(singular, plural, num) % variables
+
 
 class Presenter:
     """The generic presenter: no board, every action a button or a list entry."""
@@ -34,6 +55,11 @@ class Presenter:
         keys (a square, a hex, a card), for a ring around each. Only places every player sees:
         what the public log names."""
         return set()
+
+    def pick_label(self, token: str, view: dict) -> str | None:
+        """What choosing the first tap `token` means ("Place a temple…"), for the step that
+        picks the piece when there is no script; None: the token itself."""
+        return None
 
     def subject(self, view: dict) -> str | None:
         """What the turn email's subject asks (default: the view's prompt)."""
@@ -65,15 +91,96 @@ def action_key(action: dict) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> list[dict]:
-    """Each legal action as {key, taps, label} for the turn page and turn.js."""
-    return [{"key": action_key(a), "taps": presenter.taps(a, view),
-             "label": presenter.label(a, view) or label(a)} for a in actions]
-
-
 def others_actions(events, seat) -> list[dict]:
     """The actions of the other players among `events` (forced ones too), oldest first: what
     the board rings as their last moves. Presenters read only the places from them, which the
     public log names; never a hidden part (a face-down card's colour)."""
     return [e.action for e in sorted(events, key=lambda e: e.seq)
             if e.seq > 0 and e.seat is not None and e.seat != seat and isinstance(e.action, dict)]
+
+class Choice:
+    """One legal action on the turn page: its taps at once; its form value and its words only
+    when the page shows them (a Tigris opening has ~700 actions, and a label may need the
+    action played through `describe`)."""
+
+    __slots__ = ("action", "taps", "_labeller", "_label")
+
+    def __init__(self, action: dict, taps: list[str], labeller):
+        self.action, self.taps, self._labeller, self._label = action, taps, labeller, None
+
+    def __getitem__(self, name: str):
+        return getattr(self, name)          # choice["taps"], as when choices were dicts
+
+    @property
+    def key(self) -> str:
+        return action_key(self.action)
+
+    @property
+    def tapped(self) -> str:
+        """The taps as one form value ("hand:red sq:3-4")."""
+        return " ".join(self.taps)
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = self._labeller(self.action)
+        return self._label
+
+
+class Choices(list):
+    """The seat's choices, with what the page needs about all of them at once."""
+
+    def __init__(self, items, presenter: Presenter, view: dict):
+        super().__init__(items)
+        self.presenter, self.view = presenter, view
+        self.buttons = [c for c in self if not c.taps]
+        self.tapped = [c for c in self if c.taps]
+        self.tokens = {t for c in self.tapped for t in c.taps}
+
+    def tree(self) -> dict[str, list[str]]:
+        """For turn.js: each first tap with the rest of every action it starts — compact
+        where a list of actions would be ~100 KB ({"hand:red": ["sq:3-4", ...]})."""
+        out: dict[str, list[str]] = {}
+        for c in self.tapped:
+            out.setdefault(c.taps[0], []).append(" ".join(c.taps[1:]))
+        return out
+
+    def firsts(self) -> list[str]:
+        return list(dict.fromkeys(c.taps[0] for c in self.tapped))
+
+    def two_steps(self) -> bool:
+        """Too many actions for one list, and grouping by the first tap (the piece) makes
+        real groups: without JavaScript the player picks the piece, then the place."""
+        return len(self.tapped) > LIST_LIMIT and len(self.firsts()) < len(self.tapped) / 2
+
+    def picks(self) -> list[tuple[str, str]]:
+        """Each first tap with its words ("Place a temple…")."""
+        groups: dict[str, list[Choice]] = {}
+        for c in self.tapped:
+            groups.setdefault(c.taps[0], []).append(c)
+        out = []
+        for token, group in groups.items():
+            words = self.presenter.pick_label(token, self.view)
+            out.append((token, words or (group[0].label if len(group) == 1 else token)))
+        return out
+
+    def listed(self, pick: str | None) -> list[Choice]:
+        """The no-JS list: the actions the picked piece starts, or all of them when short."""
+        if pick is not None:
+            return [c for c in self.tapped if c.taps[0] == pick]
+        return [] if self.two_steps() else self.tapped
+
+    def by_taps(self, taps: list[str]) -> Choice | None:
+        found = [c for c in self.tapped if c.taps == taps]
+        return found[0] if len(found) == 1 else None
+
+
+LIST_LIMIT = 40     # more tap actions than this: without JavaScript, two steps
+
+
+def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> Choices:
+    """Each legal action as a Choice (taps, and on demand its form value and label)."""
+    def labeller(action):
+        return presenter.label(action, view) or label(action)
+    return Choices((Choice(a, presenter.taps(a, view), labeller) for a in actions),
+                   presenter, view)

@@ -5,7 +5,7 @@ module turns any of them into rows a template can show and bars a small SVG char
 """
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from . import gettext as _
 
 COLOURS = {"red": "#c0392b", "blue": "#2463a6", "green": "#2e8b3d", "black": "#3a3a3a",
            "treasure": "#c9a227"}

@@ -1,7 +1,7 @@
 """A game's name and title in the reader's language, for pages and mail alike."""
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from . import gettext as _
 
 from ..games import RULES
 

@@ -11,8 +11,17 @@
   var confirmForm = document.getElementById("confirm");
   if (!source || !confirmForm) return;
   var MIN = 40;                                  // the smallest comfortable tap, in CSS px
-  var choices = JSON.parse(source.textContent);
-  var prefix = [];
+  // the actions chosen by taps, as {first tap: ["the rest of the taps", ...]}; buttons
+  // (actions without taps) carry their action in data-choice
+  var tree = JSON.parse(source.textContent);
+  var choices = [];
+  Object.keys(tree).forEach(function (first) {
+    tree[first].forEach(function (rest) {
+      choices.push({ taps: [first].concat(rest ? rest.split(" ") : []) });
+    });
+  });
+  var pick = source.getAttribute("data-pick");       // the piece picked without the script
+  var prefix = pick ? [pick] : [];
   var hint = document.getElementById("tap-hint");
   var bar = document.getElementById("tap-bar");
   var message = document.getElementById("tap-message");
@@ -20,11 +29,9 @@
   var preview = document.getElementById("confirm-preview");
   var field = document.getElementById("confirm-action");
   var has = function (set, key) { return Object.prototype.hasOwnProperty.call(set, key); };
-  // each action's words are on the page once, in its button or list entry
-  var labels = {};
-  document.querySelectorAll("#action-list option, button[data-choice]").forEach(function (el) {
-    labels[el.value || el.getAttribute("data-choice")] = el.textContent;
-  });
+  var tapsField = document.getElementById("confirm-taps");
+  var saysLine = document.getElementById("confirm-says");
+  var asked = 0;
   // where each token can come in some action's taps: a wrong tap can then say why it did nothing
   var later = {};
   choices.forEach(function (c) { c.taps.forEach(function (t, i) { if (i > 0) later[t] = true; }); });
@@ -60,17 +67,38 @@
   }
 
   function showConfirm(choice) {
-    field.value = choice.key;
-    label.textContent = choice.label || labels[choice.key] || "";
+    field.value = choice.key || "";
+    tapsField.value = choice.key ? "" : choice.taps.join(" ");
+    label.textContent = choice.label || "…";
+    saysLine.textContent = "";
+    if (!choice.key) says(choice.taps);
     confirmForm.hidden = false;
     drawPreview();
     fitBar();
     reveal(elementsOf(prefix));
   }
 
+  // What a move on the board is and what it would set off: the server plays it through
+  // only now, for this one move (the page carries no words for hundreds of moves).
+  function says(taps) {
+    var ask = ++asked;
+    fetch(confirmForm.getAttribute("action") + "/says?taps=" + encodeURIComponent(taps.join(" ")),
+          { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (answer) { return answer.ok ? answer.json() : null; })
+      .then(function (said) {
+        if (ask !== asked || !said) return;
+        label.textContent = said.label;
+        saysLine.textContent = said.says;
+        fitBar();
+      })
+      .catch(function () { /* the move can still be confirmed; its words come after */ });
+  }
+
   function hideConfirm() {
     confirmForm.hidden = true;
     field.value = "";
+    tapsField.value = "";
+    asked++;
     clearPreview();
     fitBar();
   }
@@ -251,8 +279,7 @@
       event.preventDefault();
       prefix = [];
       refresh();
-      var key = button.getAttribute("data-choice");
-      showConfirm(choices.filter(function (c) { return c.key === key; })[0]);
+      showConfirm({ key: button.getAttribute("data-choice"), label: button.textContent });
       return;
     }
     var el = event.target.closest("[data-tap]");

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from flask import Blueprint, current_app, redirect, render_template, request
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
 from .. import clock, links, notify, pace, store
@@ -61,6 +61,10 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
     choices = present.choices(
         presenter, payload["actions"], payload["view"],
         lambda a: notify.fill_names(rules.describe(state, seat, a), names))
+    pick = request.args.get("pick")
+    if pick is not None and pick not in choices.firsts():
+        pick, status = None, 400
+        error = _("That piece cannot be chosen now: choose again.")
     language = current_language()
     log = game_log(game, seat, names, language, turn_start)
     # the board rings what the others did since this seat's previous turn (the log's new lines)
@@ -68,7 +72,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
         present.others_actions([e for e, _text, new in log if new], seat), payload["view"])
     return render_template("turn.html", game=game, seat=seat, names=names, payload=payload,
                            view=payload["view"], presenter=presenter, choices=choices,
-                           log=log, last_moves=last_moves,
+                           log=log, last_moves=last_moves, pick=pick,
                            message=message, error=error, done=done or [],
                            summary=results.summary(payload["result"], names),
                            clocks=clock.clocks(game, payload["to_act"], utcnow()),
@@ -89,7 +93,10 @@ def game_log(game, seat, names, language, turn_start=None):
                        store.Event.seq <= turn_start)
                 .order_by(store.Event.seq.desc()).first())
     since = last_own.seq if last_own is not None else 0
-    events = game.events.order_by(store.Event.seq.desc()).limit(LOG_LINES)
+    Event = store.Event
+    events = (Event.select(Event.seq, Event.seat, Event.automatic, Event.summary,
+                           Event.summaries)      # not the actions: the page shows only words
+              .where(Event.game == game).order_by(Event.seq.desc()).limit(LOG_LINES))
     return [(e, notify.fill_names(e.text(language), names),
              e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic))
             for e in events]
@@ -157,12 +164,63 @@ def seat_page(game, access, already: bool, status: int = 200):
         summary=results.summary(result, names), token=request.view_args["token"]), status
 
 
+class Taps(list):
+    """An action named by its taps (the board's data-tap tokens), as turn.js and the no-script
+    lists post it: shorter than the action itself, resolved against the legal actions."""
+
+    MAX_LENGTH = 1000
+
+    @classmethod
+    def parse(cls, raw: str) -> "Taps":
+        tokens = raw.split()
+        if not tokens or len(raw) > cls.MAX_LENGTH or len(tokens) > 20:
+            raise ValueError("taps: one to twenty tokens")
+        return cls(tokens)
+
+    def choices(self, game, seat) -> present.Choices:
+        payload = turn_payload(game, seat)
+        return present.choices(presenter_for(game.rules), payload["actions"], payload["view"],
+                               lambda a: None)
+
+    def resolve(self, game, seat) -> dict | None:
+        found = self.choices(game, seat).by_taps(list(self))
+        return found.action if found is not None else None
+
+
+def posted_action(form):
+    """The action a form names: the action itself (buttons), else its taps."""
+    if form.get("action"):
+        return json.loads(form["action"])
+    return Taps.parse(form.get("taps", ""))
+
+
+@bp.get("/turn/<token>/says")
+def says(token):
+    """What an action chosen on the board is and what it would set off, for the confirm bar:
+    the only place a move is played through before it is made (`describe`)."""
+    access = check_link(token)
+    game = store.get_game(access.game_id)
+    try:
+        taps = Taps.parse(request.args.get("taps", ""))
+    except ValueError as exc:
+        return jsonify({"error": str(exc)}), 400
+    choices = taps.choices(game, access.seat)
+    found = choices.by_taps(list(taps))
+    if found is None:
+        return jsonify({"error": "no legal action is chosen by those taps"}), 404
+    rules, names = store.rules_of(game), store.names_of(game)
+    said = notify.fill_names(rules.describe(store.state_of(game), access.seat, found.action),
+                             names)
+    label = choices.presenter.label(found.action, choices.view)
+    return jsonify({"label": label or said, "says": said if label else ""})
+
+
 @bp.post("/turn/<token>")
 def act(token):
     access = check_link(token) if "seq" not in request.form else None
     try:
         seq = parse_seq(request.form.get("seq"))
-        action = json.loads(request.form.get("action", ""))
+        action = posted_action(request.form)
     except (ValueError, json.JSONDecodeError):
         access = access or check_link(token)
         return page(store.get_game(access.game_id), access.seat, status=400,
@@ -173,6 +231,12 @@ def act(token):
         readable = check_readable(token)
         return seat_page(store.get_game(readable.game_id), readable, already=True, status=409)
     game = store.get_game(access.game_id)
+    if isinstance(action, Taps):
+        action = action.resolve(game, access.seat)
+        if action is None:
+            return page(game, access.seat, status=422,
+                        error=_("That action is not allowed: %(why)s",
+                                why=_("no legal action is chosen by those taps")))
     try:
         store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq:

@@ -8,9 +8,11 @@ import re
 
 import pytest
 from flask import render_template_string
+from playwright.sync_api import expect
 
 from pbem import store
 from pbem.games import RULES
+from pbem.games.base import speaking
 from pbem import present
 from pbem.present import presenter_for
 from tests.conftest import make_app
@@ -120,7 +122,7 @@ def test_buttons_are_only_for_decisions_that_need_no_place(pages):
 def button_labels(pages, language):
     """Per position: each button's action type and label, in `language`."""
     out = []
-    with pages.test_request_context(f"/?lang={language}"):
+    with pages.test_request_context(f"/?lang={language}"), speaking(language):
         for state, seat in positions(seeds=range(4), moves=220):
             view = RULES_T.view(state, seat)
             presenter = presenter_for("tigris")
@@ -149,9 +151,9 @@ def test_button_labels_are_instructions_and_exist_in_hungarian(pages):
 def test_the_swap_confirms_the_colours_it_gives_back(pages):
     presenter = presenter_for("tigris")
     action = {"type": "swap", "tiles": ["red", "black", "red"]}
-    with pages.test_request_context("/?lang=en"):
+    with pages.test_request_context("/?lang=en"), speaking("en"):
         assert presenter.label(action, {}) == "Swap 3 tiles: 2 red, 1 black"
-    with pages.test_request_context("/?lang=hu"):
+    with pages.test_request_context("/?lang=hu"), speaking("hu"):
         assert presenter.label(action, {}) == "Cserélj le 3 lapkát: 2 piros, 1 fekete"
 
 
@@ -230,7 +232,8 @@ def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, ph
     assert "tappable" in phone.locator('[data-tap="sq:6-7"]').get_attribute("class")
     assert "tappable" not in (phone.locator('[data-tap="sq:6-8"]').get_attribute("class") or "")
     tap(phone, "sq:6-7")
-    assert "placed their king on H7" in phone.locator("#confirm-label").inner_text()
+    expect(phone.locator("#confirm-label")).to_have_text("Place your king on H7")
+    expect(phone.locator("#confirm-says")).to_contain_text("Ann placed their king on H7")
     confirm(phone)
 
     assert "Your turn: action 2 of 2" in phone.content()
@@ -239,7 +242,8 @@ def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, ph
     screenshot(phone, "tigris-2-ann-second-action")
     legal(game, 0, {"type": "place_tile", "color": "red", "at": [5, 7]})
     tap(phone, "hand:red", "sq:5-7")
-    assert "Ann scored 1 red point" in phone.locator("#confirm-label").inner_text()
+    expect(phone.locator("#confirm-label")).to_have_text("Place a temple on H6")
+    expect(phone.locator("#confirm-says")).to_contain_text("Ann scored 1 red point")
     confirm(phone)
 
     assert "Your move is in" in phone.content()
@@ -270,7 +274,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
     phone.goto(links_for(smtp, "bob@example.org")[-1])
     legal(game, 1, {"type": "place_leader", "leader": "priest", "at": [6, 9]})
     tap(phone, "leader:priest", "sq:6-9")
-    assert "a revolt follows" in phone.locator("#confirm-label").inner_text()
+    expect(phone.locator("#confirm-says")).to_contain_text("a revolt follows")
     confirm(phone)
     assert "Revolt: commit red temple tiles as the attacker" in phone.content()
     assert phone.locator("button[data-choice]").count() == 4          # 0 to 3 temples
@@ -313,9 +317,9 @@ def test_swapping_tiles_opens_the_counts_and_asks_to_confirm(live, smtp, phone):
     tap(phone, "swap")
     assert counts.is_visible()
     tap(phone, "swap:red:2")
-    assert phone.locator("#confirm-label").inner_text() == "Swap 2 tiles: 2 red"
+    expect(phone.locator("#confirm-label")).to_have_text("Swap 2 tiles: 2 red")
     tap(phone, "swap:black:1")
-    assert phone.locator("#confirm-label").inner_text() == "Swap 3 tiles: 2 red, 1 black"
+    expect(phone.locator("#confirm-label")).to_have_text("Swap 3 tiles: 2 red, 1 black")
     assert "chosen" in phone.locator('[data-tap="swap:red:2"]').get_attribute("class")
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-8-swap")

@@ -26,18 +26,26 @@ def test_a_turn_of_two_actions_without_javascript(live, smtp, browser):
     page.goto(link)
     assert "Your turn: action 1 of 2" in page.locator(".who").inner_text()
     assert page.locator("#confirm").is_hidden()          # confirming is the script's step
-    page.locator("details.all-actions summary").click()  # the list of every action
-    options = page.locator("#action-list option")
+    page.locator("details.all-actions summary").click()  # first what to play...
+    assert page.locator("#action-list").count() == 0     # not one list of hundreds of moves
+    page.locator("ul.picks a", has_text="Place a temple").click()
+    page.wait_for_url(re.compile(r"\?pick=hand%3Ared"))
+    options = page.locator("#action-list option")        # ...then where
+    assert 1 < options.count() < 200
     label = options.nth(1).inner_text()
+    assert label.startswith("Place a temple on ")
     page.select_option("#action-list", index=1)
     page.click("form.act.list button[type=submit]")
     page.wait_for_url(re.compile(r"\?done=1$"))
     notice = page.locator(".notice").inner_text()
-    assert "What your move did:" in notice and label.rstrip(".") in notice
+    square = label.rsplit(" ", 1)[1]
+    assert "What your move did:" in notice and f"Ann placed a red tile (temple) on {square}" in notice
     assert "Your turn: action 2 of 2" in page.locator(".who").inner_text()
     assert_no_sideways_scroll(page)
     screenshot(page, "turn-flow-1-done-notice")
     page.locator("details.all-actions summary").click()
+    page.locator("ul.picks a").first.click()
+    page.wait_for_url(re.compile(r"\?pick="))
     page.select_option("#action-list", index=0)
     with page.expect_navigation():
         page.click("form.act.list button[type=submit]")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from flask_babel import gettext as _, ngettext
+from .. import gettext as _, ngettext
 
 from pbem.games.assyria import engine as R
 from pbem.games.assyria.game import (card_name, dignitary_name, food_name, piece_name,
@@ -217,7 +217,7 @@ class AssyriaPresenter(Presenter):
                 "height": round(height + 2, 1), "size": SIZE}
 
     def start_hexes(self, view: dict, choices: list) -> set:
-        return {c["taps"][0] for c in choices if c["taps"] and c["taps"][0].startswith("hex:")
+        return {c.taps[0] for c in choices if c.taps and c.taps[0].startswith("hex:")
                 and view["phase"] == "start"}
 
     def unplaced_huts(self, view: dict, seat: int) -> int:

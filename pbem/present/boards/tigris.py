@@ -12,7 +12,9 @@ buttons (no taps): their labels (`label`) say what the button does, as an instru
 """
 from __future__ import annotations
 
-from flask_babel import gettext as _, ngettext
+from markupsafe import Markup, escape
+
+from .. import N_, gettext as _, ngettext
 
 from .. import Presenter
 
@@ -84,6 +86,53 @@ def commit_label(n: int, conflict: dict) -> str:
     return ngettext("Commit %(num)s settlement", "Commit %(num)s settlements", n)
 
 
+PLACING = ("place_leader", "move_leader", "withdraw_leader", "place_tile", "place_catastrophe",
+           "build_monument")
+# Instructions by piece, translated only when one is shown (N_ marks them for the catalogue)
+PLACE_TILE = {"red": N_("Place a temple on %(square)s"), "blue": N_("Place a farm on %(square)s"),
+              "green": N_("Place a market on %(square)s"),
+              "black": N_("Place a settlement on %(square)s")}
+PLACE_LEADER = {"king": N_("Place your king on %(square)s"),
+                "priest": N_("Place your priest on %(square)s"),
+                "farmer": N_("Place your farmer on %(square)s"),
+                "trader": N_("Place your trader on %(square)s")}
+MOVE_LEADER = {"king": N_("Move your king from %(old)s to %(new)s"),
+               "priest": N_("Move your priest from %(old)s to %(new)s"),
+               "farmer": N_("Move your farmer from %(old)s to %(new)s"),
+               "trader": N_("Move your trader from %(old)s to %(new)s")}
+WITHDRAW_LEADER = {"king": N_("Take your king back from %(old)s"),
+                   "priest": N_("Take your priest back from %(old)s"),
+                   "farmer": N_("Take your farmer back from %(old)s"),
+                   "trader": N_("Take your trader back from %(old)s")}
+
+PICK_TILE = {"red": N_("Place a temple…"), "blue": N_("Place a farm…"),
+             "green": N_("Place a market…"), "black": N_("Place a settlement…")}
+PICK_LEADER = {"king": N_("Your king…"), "priest": N_("Your priest…"),
+               "farmer": N_("Your farmer…"), "trader": N_("Your trader…")}
+
+
+def placing_label(action: dict, view: dict) -> str:
+    """Putting a piece on the board (or taking a leader back) as an instruction."""
+    kind = action["type"]
+    if kind == "place_tile":
+        return _(PLACE_TILE[action["color"]], square=square_label(action["at"]))
+    if kind == "place_catastrophe":
+        return _("Place a catastrophe on %(square)s", square=square_label(action["at"]))
+    if kind == "build_monument":
+        r, c = action["at"]
+        return _("Build the %(monument)s monument on %(first)s–%(last)s",
+                 monument=monument_name(action["monument"]), first=square_label((r, c)),
+                 last=square_label((r + 1, c + 1)))
+    leader = action["leader"]
+    if kind == "place_leader":
+        return _(PLACE_LEADER[leader], square=square_label(action["at"]))
+    old = next((ld["square"] for ld in view.get("leaders", [])
+                if ld["seat"] == view.get("seat") and ld["leader"] == leader), "?")
+    if kind == "withdraw_leader":
+        return _(WITHDRAW_LEADER[leader], old=old)
+    return _(MOVE_LEADER[leader], old=old, new=square_label(action["at"]))
+
+
 class TigrisPresenter(Presenter):
     name = "tigris"
     board_template = "games/tigris/board.html"
@@ -120,10 +169,12 @@ class TigrisPresenter(Presenter):
         return []
 
     def label(self, action: dict, view: dict) -> str | None:
-        """Buttons (and the swap's confirm bar) as instructions: "Commit 2 temples", "Pass".
-        Tiles, leaders, catastrophes and monuments keep their log line, which also says what
-        the move sets off (points scored, a revolt)."""
+        """Every action as an instruction, made without playing it: "Place a temple on G3",
+        "Commit 2 temples", "Pass". What a move sets off (points, a revolt) only a simulation
+        can say: the confirm bar asks for it (`describe`) once the move is chosen."""
         kind = action.get("type")
+        if kind in PLACING:
+            return placing_label(action, view)
         if kind == "pass":
             return _("Pass")
         if kind == "decline_monument":
@@ -158,12 +209,27 @@ class TigrisPresenter(Presenter):
                 marks.update(f"{at[0] + dr}-{at[1] + dc}" for dr in (0, 1) for dc in (0, 1))
         return marks
 
+    def pick_label(self, token: str, view: dict) -> str | None:
+        """The piece a no-script player picks first: "Place a temple…", "Your king…"."""
+        kind, _sep, what = token.partition(":")
+        if kind == "hand":
+            return _(PICK_TILE[what])
+        if kind == "leader":
+            return _(PICK_LEADER[what])
+        if kind == "monument":
+            return _("Build the %(monument)s monument…", monument=monument_name(what))
+        if token == "catastrophe":
+            return _("Place a catastrophe…")
+        if token == "swap":
+            return _("Swap tiles")
+        return None
+
     # -- helpers for the templates -----------------------------------------------------------
 
     @staticmethod
     def tokens(choices) -> set[str]:
         """Every token some legal action taps."""
-        return {t for c in choices or [] for t in c["taps"]}
+        return choices.tokens if choices else set()
 
     def squares(self, view: dict, seat, names=None) -> list[dict]:
         """One entry per square: where it is, what is on it, and what tapping it means."""
@@ -213,6 +279,29 @@ class TigrisPresenter(Presenter):
                     "mine": mine,
                 })
         return out
+
+    @staticmethod
+    def river_path(squares: list[dict]) -> str:
+        """The river's squares as one SVG path."""
+        return "".join(f"M{s['x']} {s['y']}h{CELL}v{CELL}h-{CELL}z" for s in squares if s["river"])
+
+    @staticmethod
+    def occupied(squares: list[dict]) -> list[dict]:
+        """The squares with something on them (the template draws only these)."""
+        return [s for s in squares if s["tile"] or s["catastrophe"] or s["treasure"]
+                or s["unification"] or s["leader"]]
+
+    @staticmethod
+    def targets(squares: list[dict]) -> Markup:
+        """The tap target of every square, built here rather than in the template: 176 of
+        them are the board's largest part, and a template loop costs ten times as much."""
+        out = []
+        for s in squares:
+            own = ' class="tg-own"' if s["mine"] else ""
+            title = f"<title>{escape(s['title'])}</title>" if s["title"] != s["label"] else ""
+            out.append(f'<use href="#tg-target" x="{s["x"]}" y="{s["y"]}"{own} '
+                       f'data-tap="{s["token"]}">{title}</use>')
+        return Markup("\n".join(out))
 
     def monuments(self, view: dict) -> list[dict]:
         """Built monuments with their place on the board (top-left square)."""

@@ -9,7 +9,7 @@ Buttons and the confirm bar say what the action does, as an instruction (`label`
 """
 from __future__ import annotations
 
-from flask_babel import gettext as _, ngettext
+from .. import gettext as _, ngettext
 
 from pbem.games.tigris_cards.cards import COLOURS, COLUMN_LIMIT, DYNASTIES
 from pbem.games.tigris_cards.engine import STANDING

@@ -1,0 +1,142 @@
+"""Turn pages of the real games: bytes (raw and gzip), in-process time, and throughput under
+gunicorn as a ratio to a bare route served by the same gunicorn — per game, at the opening and
+after 60 random moves, side by side. Prints figures; never fails on time.
+
+Run: python -m tests.bench bench_pages   (or `make bench`, which runs every bench)
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import random
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+from pbem import database, store
+from pbem.app import create_app
+from pbem.models import Outbox, db
+from tests.conftest import free_port, reset_postgresql
+from tests.server.gunicorn_server import Gunicorn
+
+GAMES = ("tigris", "tigris_cards", "assyria")
+PLAYERS = 3
+STAGES = (0, 60)            # random moves played before the page is measured
+SAMPLES = 15                # in-process GETs per page (the median is printed)
+SECONDS = 2.0               # wrk-like hammering per page under gunicorn
+THREADS = 4
+LINK = re.compile(r"/turn/([A-Za-z0-9_.\-]+)")
+SECRET = "bench-secret"
+
+
+def settings(url: str) -> dict:
+    return {"DATABASE_URL": url, "SECRET_KEY": SECRET, "BASE_URL": "http://pbem.bench",
+            "MAIL_PORT": free_port(), "ENV": "development"}
+
+
+def players(n: int) -> list[dict]:
+    return [{"name": f"P{i}", "email": f"p{i}@bench.test"} for i in range(n)]
+
+
+def token_for(game, seat: int) -> str:
+    row = (Outbox.select().where(Outbox.game == game, Outbox.seat == seat, Outbox.kind == "turn")
+           .order_by(Outbox.id.desc()).first())
+    return LINK.search(row.body_text).group(1)
+
+
+def play(game, moves: int, rng: random.Random):
+    rules = store.rules_of(game)
+    for _ in range(moves):
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        waiting = rules.to_act(state)
+        if not waiting:
+            break
+        seat = rng.choice(waiting)
+        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+    return store.get_game(game.id)
+
+
+def make_pages(rules_name: str, moves: int, seed: int = 1) -> str:
+    """A new game played `moves` random moves on; the turn path of a seat that is to act."""
+    rng = random.Random(f"{rules_name}-{moves}-{seed}")
+    game, _ = store.create_game(rules_name, players(PLAYERS), seed=rng.randrange(10**9))
+    game = play(game, moves, rng)
+    seat = store.rules_of(game).to_act(store.state_of(game))[0]
+    return f"/turn/{token_for(game, seat)}"
+
+
+def in_process(client, path: str) -> tuple[float, float, int, int]:
+    """(median CPU ms, median wall ms, raw bytes, gzip bytes) of GET `path`. The CPU time of
+    the serving thread is the server's own cost; wall time also counts whatever else the
+    shared machine is running."""
+    cpu, wall, body = [], [], b""
+    for _ in range(SAMPLES):
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        answer = client.get(path)
+        cpu.append((time.thread_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+        assert answer.status_code == 200, answer.status_code
+        body = answer.data
+    return (statistics.median(cpu), statistics.median(wall), len(body),
+            len(gzip.compress(body, 6)))
+
+
+def hammer(url: str, seconds: float = SECONDS) -> float:
+    """Requests per second from THREADS keep-alive clients for `seconds`."""
+    import threading
+    count, stop, lock = [0], time.monotonic() + seconds, threading.Lock()
+
+    def client():
+        session = requests.Session()
+        while time.monotonic() < stop:
+            answer = session.get(url, timeout=30)
+            assert answer.status_code == 200, answer.status_code
+            with lock:
+                count[0] += 1
+    started = time.monotonic()
+    threads = [threading.Thread(target=client) for _ in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return count[0] / (time.monotonic() - started)
+
+
+def run(url: str) -> None:
+    app = create_app(settings(url))
+    client = app.test_client()
+    rows = []
+    with app.app_context():
+        db.connect(reuse_if_open=True)
+        database.upgrade()
+        for name in GAMES:
+            for moves in STAGES:
+                path = make_pages(name, moves)
+                rows.append([name, moves, path, *in_process(client, path)])
+        db.close()
+    env = {"PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
+           "PBEM_BASE_URL": "http://pbem.bench", "PBEM_MAIL_PORT": str(free_port())}
+    with Gunicorn(free_port(), env, workers=2, app="tests.bench.bench_wsgi:app") as server:
+        hello = hammer(f"{server.url}/hello")
+        for row in rows:
+            row.append(hammer(f"{server.url}{row[2]}") / hello)
+    print(f"  {PLAYERS} players; in-process median of {SAMPLES} GETs; gunicorn -w 2, "
+          f"{THREADS} clients, bare route {hello:.0f} req/s")
+    print(f"  {'game':<13}{'moves':>6}{'bytes':>9}{'gzip':>8}{'CPU ms':>8}{'wall ms':>9}"
+          f"{'x bare':>8}")
+    for name, moves, _path, cpu, wall, raw, packed, ratio in rows:
+        print(f"  {name:<13}{moves:>6}{raw:>9}{packed:>8}{cpu:>8.2f}{wall:>9.2f}{ratio:>8.3f}")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        run(f"sqlite:///{Path(tmp) / 'pages.db'}")
+
+
+if __name__ == "__main__":
+    main()
