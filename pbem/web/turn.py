@@ -96,8 +96,9 @@ def game_log(game, seat, names, language, turn_start=None):
     Event = store.Event
     events = (Event.select(Event.seq, Event.seat, Event.automatic, Event.summary,
                            Event.summaries)      # not the actions: the page shows only words
-              .where(Event.game == game).order_by(Event.seq.desc()).limit(LOG_LINES))
-    return [(e, notify.fill_names(e.text(language), names),
+              .where(Event.game == game).order_by(Event.seq.desc()).limit(LOG_LINES)
+              .namedtuples())                   # rows, not models: 80 of them a page
+    return [(e, notify.fill_names((e.summaries or {}).get(language) or e.summary, names),
              e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic))
             for e in events]
 

@@ -17,9 +17,13 @@ action does as an instruction (`label`): "End your actions", "Build a ziggurat o
 """
 from __future__ import annotations
 
+import functools
 import math
 
-from .. import gettext as _, ngettext
+from markupsafe import Markup, escape
+
+from .. import N_, gettext as _, ngettext
+from ...games.base import current_language
 
 from pbem.games.assyria import engine as R
 from pbem.games.assyria.game import (card_name, dignitary_name, food_name, piece_name,
@@ -56,6 +60,7 @@ def where(view: dict, at) -> str:
                                              region=region_name(cell["region"]))
 
 
+@functools.lru_cache(maxsize=None)
 def centre(q: int, r: int) -> tuple[float, float]:
     """Flat-topped hexes, odd columns half a hex lower (the map file's col/row)."""
     row = r + (q - (q & 1)) // 2
@@ -64,6 +69,7 @@ def centre(q: int, r: int) -> tuple[float, float]:
     return x, y
 
 
+@functools.lru_cache(maxsize=None)
 def corners(x: float, y: float, size: float) -> str:
     angles = [math.pi / 3 * i for i in range(6)]
     return " ".join(f"{x + size * math.cos(a):.1f},{y + size * math.sin(a):.1f}" for a in angles)
@@ -75,6 +81,67 @@ def card_parts(kind: str) -> tuple[str, int]:
         food, n = kind.split("-")
         return food, int(n)
     return kind, 1
+
+
+# The names of the game's things, English keys to the words the page shows; translated once per
+# language (a page shows hundreds of them)
+WORDS = {
+    "food": {"grape": N_("grape"), "palm": N_("palm"), "salt": N_("salt"),
+             "barley": N_("barley"), "date": N_("date"), "joker": N_("joker"),
+             "plow": N_("plow"), "played": N_("leftover symbols")},
+    "region": {"river1": N_("upper river"), "river2": N_("lower river"),
+               "inside": N_("between the rivers"), "outside": N_("outside the rivers")},
+    "colour": {"red": N_("red"), "green": N_("green"), "yellow": N_("yellow"),
+               "blue": N_("blue")},
+    "dignitary": {"highest": N_("Highest dignitary"), "middle": N_("Middle dignitary"),
+                  "lower": N_("Lower dignitary")},
+    "phase": {"start": N_("start hexes"), "draft": N_("initial draft"),
+              "harvest": N_("farming: harvest"), "huts": N_("expansion: new huts"),
+              "feed": N_("expansion: supply"), "wells": N_("expansion: wells"),
+              "actions": N_("actions"), "over": N_("game over")},
+    "hut": N_("hut"), "ziggurat": N_("ziggurat"),
+}
+_words: dict[str, dict] = {}
+_cards: dict[tuple, Markup] = {}
+
+
+def words() -> dict:
+    """WORDS in the language being spoken."""
+    language = current_language()
+    if language not in _words:
+        _words[language] = {group: ({key: _(text) for key, text in names.items()}
+                                    if isinstance(names, dict) else _(names))
+                            for group, names in WORDS.items()}
+    return _words[language]
+
+
+def card_markup(kind: str, tap: str | None = None, small: bool = False) -> Markup:
+    """A food card: its food's colour, one icon per symbol, its name; `tap` its data-tap.
+    The same few cards appear all over a page: each is built once per language."""
+    key = (current_language(), kind, tap, small)
+    if key not in _cards:
+        food, n = card_parts(kind)
+        name = escape(words()["food"].get(food, food))
+        icon = (f'<svg viewBox="-10 -10 20 20" aria-hidden="true"><use href="#f-{food}" '
+                f'x="-10" y="-10" width="20" height="20"/></svg>')
+        tapped = f' data-tap="{escape(tap)}"' if tap else ""
+        _cards[key] = Markup(
+            f'<span class="fcard fc-{food}{" small" if small else ""}"{tapped} '
+            f'title="{name}{f" ×{n}" if n > 1 else ""}">\n<span class="icons">{icon * n}</span>'
+            + ("" if small else f'<span class="name">{name}</span>') + "</span>")
+    return _cards[key]
+
+
+def hex_title(h: dict) -> str:
+    """"3,4: barley, between the rivers – hut (red)": what a hex's tooltip says."""
+    w = words()
+    title = f"{h['q']},{h['r']}: {w['food'].get(h['food'], h['food'])}, " \
+            f"{w['region'].get(h['region'], h['region'])}"
+    if h["hut"]:
+        title += f" – {w['hut']} ({w['colour'].get(h['hut']['colour'])})"
+    if h["zig"]:
+        title += f" – {w['ziggurat']} ({w['colour'].get(h['zig']['colour'])}, {h['zig']['level']})"
+    return title
 
 
 class AssyriaPresenter(Presenter):
@@ -96,6 +163,8 @@ class AssyriaPresenter(Presenter):
     max_camels = MAX_CAMELS
     hex_token = staticmethod(hex_token)
     card_parts = staticmethod(card_parts)
+    words = staticmethod(words)
+    card_markup = staticmethod(card_markup)
 
     # ------------------------------------------------------------ taps
     def taps(self, action: dict, view: dict) -> list[str]:
@@ -205,6 +274,8 @@ class AssyriaPresenter(Presenter):
                 "zig": None if zig is None else {"seat": zig["seat"], "level": zig["level"],
                                                  "colour": colours[zig["seat"]]},
             })
+        for h in hexes:
+            h["title"] = hex_title(h)
         built = set(view["wells"])
         sites = []
         for i, site in enumerate(view["well_sites"]):
