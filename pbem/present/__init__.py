@@ -7,6 +7,7 @@ action, asks the player to confirm it. Without JavaScript the same actions are p
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 
@@ -40,6 +41,9 @@ class Presenter:
     holdings_template: str | None = None   # the seat's hidden holdings (hand, tiles, points)
     public_template: str | None = None     # public facts beside the board
     email_template: str | None = None      # a small picture for mail clients (HTML table)
+    # the confirm bar also says what the chosen move sets off (its log line, played through):
+    # for games whose moves score or start conflicts that the instruction cannot tell
+    says_outcome: bool = False
 
     def taps(self, action: dict, view: dict) -> list[str]:
         """The data-tap tokens that choose `action`, in order; [] means "a button"."""
@@ -133,33 +137,35 @@ class Choices(list):
     def __init__(self, items, presenter: Presenter, view: dict):
         super().__init__(items)
         self.presenter, self.view = presenter, view
-        self.buttons = [c for c in self if not c.taps]
-        self.tapped = [c for c in self if c.taps]
-        self.tokens = {t for c in self.tapped for t in c.taps}
+        self.buttons, self.tapped = [], []
+        self.groups: dict[str, list[Choice]] = {}       # first tap -> the actions it starts
+        for c in self:
+            if c.taps:
+                self.tapped.append(c)
+                self.groups.setdefault(c.taps[0], []).append(c)
+            else:
+                self.buttons.append(c)
+
+    @functools.cached_property
+    def tokens(self) -> set[str]:
+        """Every token some legal action taps."""
+        return {t for c in self.tapped for t in c.taps}
 
     def tree(self) -> dict[str, list[str]]:
         """For turn.js: each first tap with the rest of every action it starts — compact
         where a list of actions would be ~100 KB ({"hand:red": ["sq:3-4", ...]})."""
-        out: dict[str, list[str]] = {}
-        for c in self.tapped:
-            out.setdefault(c.taps[0], []).append(" ".join(c.taps[1:]))
-        return out
-
-    def firsts(self) -> list[str]:
-        return list(dict.fromkeys(c.taps[0] for c in self.tapped))
+        return {first: [" ".join(c.taps[1:]) for c in group]
+                for first, group in self.groups.items()}
 
     def two_steps(self) -> bool:
         """Too many actions for one list, and grouping by the first tap (the piece) makes
         real groups: without JavaScript the player picks the piece, then the place."""
-        return len(self.tapped) > LIST_LIMIT and len(self.firsts()) < len(self.tapped) / 2
+        return len(self.tapped) > LIST_LIMIT and len(self.groups) < len(self.tapped) / 2
 
     def picks(self) -> list[tuple[str, str]]:
         """Each first tap with its words ("Place a temple…")."""
-        groups: dict[str, list[Choice]] = {}
-        for c in self.tapped:
-            groups.setdefault(c.taps[0], []).append(c)
         out = []
-        for token, group in groups.items():
+        for token, group in self.groups.items():
             words = self.presenter.pick_label(token, self.view)
             out.append((token, words or (group[0].label if len(group) == 1 else token)))
         return out
@@ -167,11 +173,11 @@ class Choices(list):
     def listed(self, pick: str | None) -> list[Choice]:
         """The no-JS list: the actions the picked piece starts, or all of them when short."""
         if pick is not None:
-            return [c for c in self.tapped if c.taps[0] == pick]
+            return self.groups.get(pick, [])
         return [] if self.two_steps() else self.tapped
 
     def by_taps(self, taps: list[str]) -> Choice | None:
-        found = [c for c in self.tapped if c.taps == taps]
+        found = [c for c in self.groups.get(taps[0], []) if c.taps == taps] if taps else []
         return found[0] if len(found) == 1 else None
 
 

@@ -62,7 +62,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
         presenter, payload["actions"], payload["view"],
         lambda a: notify.fill_names(rules.describe(state, seat, a), names))
     pick = request.args.get("pick")
-    if pick is not None and pick not in choices.firsts():
+    if pick is not None and pick not in choices.groups:
         pick, status = None, 400
         error = _("That piece cannot be chosen now: choose again.")
     language = current_language()
@@ -209,10 +209,11 @@ def says(token):
     found = choices.by_taps(list(taps))
     if found is None:
         return jsonify({"error": "no legal action is chosen by those taps"}), 404
-    rules, names = store.rules_of(game), store.names_of(game)
-    said = notify.fill_names(rules.describe(store.state_of(game), access.seat, found.action),
-                             names)
     label = choices.presenter.label(found.action, choices.view)
+    if label and not choices.presenter.says_outcome:
+        return jsonify({"label": label, "says": ""})
+    said = notify.fill_names(store.rules_of(game).describe(store.state_of(game), access.seat,
+                                                           found.action), store.names_of(game))
     return jsonify({"label": label or said, "says": said if label else ""})
 
 

@@ -7,20 +7,20 @@ Run: python -m tests.bench bench_pages   (or `make bench`, which runs every benc
 from __future__ import annotations
 
 import gzip
-import os
+import http.client
 import random
 import re
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
-
-import requests
+from urllib.parse import urlsplit
 
 from pbem import database, store
 from pbem.app import create_app
 from pbem.models import Outbox, db
-from tests.conftest import free_port, reset_postgresql
+from tests.conftest import free_port
 from tests.server.gunicorn_server import Gunicorn
 
 GAMES = ("tigris", "tigris_cards", "assyria")
@@ -39,7 +39,7 @@ def settings(url: str) -> dict:
 
 
 def players(n: int) -> list[dict]:
-    return [{"name": f"P{i}", "email": f"p{i}@bench.test"} for i in range(n)]
+    return [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(n)]
 
 
 def token_for(game, seat: int) -> str:
@@ -87,15 +87,20 @@ def in_process(client, path: str) -> tuple[float, float, int, int]:
 
 
 def hammer(url: str, seconds: float = SECONDS) -> float:
-    """Requests per second from THREADS keep-alive clients for `seconds`."""
-    import threading
+    """Requests per second from THREADS clients for `seconds`: plain http.client, which costs
+    the shared 2 cores far less than a full HTTP library (gunicorn's sync workers close every
+    connection, so each request is a new one, as with wrk)."""
+    parts = urlsplit(url)
     count, stop, lock = [0], time.monotonic() + seconds, threading.Lock()
 
     def client():
-        session = requests.Session()
         while time.monotonic() < stop:
-            answer = session.get(url, timeout=30)
-            assert answer.status_code == 200, answer.status_code
+            connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+            connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))
+            answer = connection.getresponse()
+            answer.read()
+            connection.close()
+            assert answer.status == 200, answer.status
             with lock:
                 count[0] += 1
     started = time.monotonic()
@@ -124,7 +129,10 @@ def run(url: str) -> None:
     with Gunicorn(free_port(), env, workers=2, app="tests.bench.bench_wsgi:app") as server:
         hello = hammer(f"{server.url}/hello")
         for row in rows:
-            row.append(hammer(f"{server.url}{row[2]}") / hello)
+            row.append(hammer(f"{server.url}{row[2]}"))
+        hello = (hello + hammer(f"{server.url}/hello")) / 2      # before and after the pages
+        for row in rows:
+            row[-1] /= hello
     print(f"  {PLAYERS} players; in-process median of {SAMPLES} GETs; gunicorn -w 2, "
           f"{THREADS} clients, bare route {hello:.0f} req/s")
     print(f"  {'game':<13}{'moves':>6}{'bytes':>9}{'gzip':>8}{'CPU ms':>8}{'wall ms':>9}"

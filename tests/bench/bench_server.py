@@ -38,7 +38,7 @@ def last_token(game, seat: int) -> str:
 
 
 def players(n=2):
-    return [{"name": f"P{i}", "email": f"p{i}@bench.test"} for i in range(n)]
+    return [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(n)]
 
 
 def hammer(url_of, method="get", body_of=None, seconds=SECONDS) -> float:

@@ -139,6 +139,7 @@ class TigrisPresenter(Presenter):
     holdings_template = "games/tigris/holdings.html"
     public_template = "games/tigris/public.html"
     email_template = "games/tigris/email.html"
+    says_outcome = True         # a tile or leader may score, start a revolt, a war, a monument
 
     cell, margin, cols, rows, letters = CELL, MARGIN, COLS, ROWS, LETTERS
     fill, colors, dynasties, leader_order = FILL, COLORS, DYNASTIES, LEADER_ORDER
