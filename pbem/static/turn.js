@@ -89,7 +89,8 @@
         if (ask !== asked || !said) return;
         label.textContent = said.label;
         saysLine.textContent = said.says;
-        fitBar();
+        fitBar();                                   // the bar may have grown: keep the
+        reveal(elementsOf(prefix));                 // tapped places above it
       })
       .catch(function () { /* the move can still be confirmed; its words come after */ });
   }
