@@ -94,8 +94,8 @@ def game_log(game, seat, names, language, turn_start=None):
                 .order_by(store.Event.seq.desc()).first())
     since = last_own.seq if last_own is not None else 0
     Event = store.Event
-    events = (Event.select(Event.seq, Event.seat, Event.automatic, Event.summary,
-                           Event.summaries)      # not the actions: the page shows only words
+    events = (Event.select(Event.seq, Event.seat, Event.automatic, Event.action, Event.summary,
+                           Event.summaries)      # (the actions: for the last-move rings)
               .where(Event.game == game).order_by(Event.seq.desc()).limit(LOG_LINES)
               .namedtuples())                   # rows, not models: 80 of them a page
     return [(e, notify.fill_names((e.summaries or {}).get(language) or e.summary, names),
