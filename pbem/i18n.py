@@ -40,6 +40,14 @@ def select_locale() -> str:
     return _seat_language() or request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+def _template_ngettext(singular: str, plural: str, num: int) -> str:
+    """The plural form for templates, unformatted: Jinja's newstyle ngettext calls this with
+    the number alone and then formats the text with every variable the template gave
+    (formatting here with `num` only would fail on "%(name)s")."""
+    from .games.base import _catalogue
+    return _catalogue(current_language()).ngettext(singular, plural, num)
+
+
 def init_app(app: Flask) -> None:
     # pbem's own catalogue and each game's, merged (relative to the pbem package). Flask-Babel
     # lets a later folder override an earlier one, so pbem's own goes last: it wins, as it
@@ -50,8 +58,9 @@ def init_app(app: Flask) -> None:
     # Templates translate through the same catalogues as the engines, looked up by the
     # language set below: a board calls gettext hundreds of times a render, and Flask-Babel's
     # own callables walk the request context on every call.
-    from .present import gettext, ngettext
-    app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)
+    from .present import gettext
+    app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=_template_ngettext,
+                                            newstyle=True)
 
     @app.before_request
     def speak():
