@@ -27,6 +27,7 @@ def create_app(config: dict | None = None) -> Flask:
     _database_per_request(app)
     i18n.init_app(app)
     _security_headers(app)
+    _signup_settings(app)
 
     from .web import register_blueprints
     register_blueprints(app)
@@ -37,6 +38,21 @@ def create_app(config: dict | None = None) -> Flask:
 
 def is_development(app: Flask) -> bool:
     return app.config["ENV"] == "development" or bool(app.config.get("TESTING"))
+
+
+def _signup_settings(app: Flask) -> None:
+    """/new confirms by mail unless told otherwise, except in development and tests; the
+    client address the sign-up limits count comes from X-Forwarded-For only when PBEM_PROXIES
+    says how many proxies in front set it (a header a stranger could forge otherwise)."""
+    confirm = app.config["SIGNUP_CONFIRM"]
+    if isinstance(confirm, str):
+        confirm = (not is_development(app) if confirm.strip().lower() == "auto"
+                   else confirm.strip().lower() in ("1", "true", "yes", "on"))
+    app.config["SIGNUP_CONFIRM"] = confirm
+    proxies = int(app.config["PROXIES"] or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
 
 
 def _require_secret_key(app: Flask) -> None:

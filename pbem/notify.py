@@ -17,7 +17,7 @@ from . import links, optout
 from .games.base import speaking
 from .models import Event, Game, Outbox, Seat
 from .present import others_actions, presenter_for, results
-from .present.titles import title_of
+from .present.titles import game_name, title_of
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")
 
@@ -101,6 +101,18 @@ def game_created(game: Game, host_token: str) -> None:
             queue(game, None, "host", game.host_email,
                   f"[pbem] {title_of(game)}: " + _("your host page"),
                   "host", names=names, host_link=host_url(host_token))
+
+
+def signup_confirmation(signup, link: str) -> None:
+    """The one mail /new sends in production: to the host's own address, with the link whose
+    page starts the game. Nobody else is mailed until the host confirms."""
+    asked = signup.request
+    with in_language(signup.language):
+        queue(None, None, "confirm", signup.host_email,
+              "[pbem] " + _("confirm your new game"), "confirm", link=link,
+              game_title=game_name(asked["rules"]), title=asked["title"],
+              names=[p["name"] for p in asked["players"]],
+              hours=current_app.config["SIGNUP_MAX_AGE"] // 3600)
 
 
 def after_change(game: Game, rules, state, before: list[int]) -> None:

@@ -10,7 +10,7 @@ from ..present.titles import game_name, title_of
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, dev, games, health, host, optout, replay, turn
+    from . import api, dev, games, health, host, optout, replay, signup, turn
 
     app.register_blueprint(turn.bp)
     app.register_blueprint(api.bp)
@@ -19,6 +19,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(host.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(optout.bp)
+    app.register_blueprint(signup.bp)
     if app.config["ENV"] == "development":
         app.register_blueprint(dev.bp)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, current_app, redirect, render_template
+from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
 from .. import clock, links, notify, optout, pace, store
@@ -39,7 +39,8 @@ def _page(token, game, error=None, status=200):
     return render_template("host.html", game=game, seats=seats, live=live, mail=mail,
                            to_act=to_act, token=token, now=utcnow(),
                            opted_out=optout.opted_out(s.email for s in seats),
-                           clocks=clock.clocks(game, to_act, utcnow()), error=error), status
+                           clocks=clock.clocks(game, to_act, utcnow()),
+                           created=request.args.get("created") == "1", error=error), status
 
 
 PACE_ACTIONS = {"extend": pace.extend, "default": pace.play_default_once,

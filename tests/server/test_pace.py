@@ -301,7 +301,7 @@ def test_new_game_form_takes_a_pace_and_refuses_a_bad_one(client):
         answer = client.post("/new", data={**form, **bad})
         assert answer.status_code == 400 and words in answer.get_data(as_text=True), bad
     assert Game.select().count() == 0
-    assert client.post("/new", data=form).status_code == 200
+    assert client.post("/new", data=form).status_code == 303     # to the host page
     game = Game.get()
     assert (game.pace_days, game.on_timeout, game.drop_after) == (2.0, "auto", 4)
     assert 'name="pace"' in client.get("/new").get_data(as_text=True)

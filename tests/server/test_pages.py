@@ -10,7 +10,7 @@ def test_new_game_form_creates_the_game_and_mails_the_players(client, smtp):
             "email1": "bob@example.org", "language1": "hu", "option_rounds": "3",
             "host_email": "host@example.org"}
     answer = client.post("/new", data=form)
-    assert answer.status_code == 200 and "/host/" in answer.get_data(as_text=True)
+    assert answer.status_code == 303 and "/host/" in answer.headers["Location"]
     game = Game.get()
     assert game.options == {"rounds": 3, "open_hands": False}
     assert [s.language for s in game.seats] == ["en", "hu"]

@@ -1,0 +1,164 @@
+"""A new game from the web form. In production (PBEM_SIGNUP_CONFIRM) the form mails one link
+to the host's own address; that link's page (GET changes nothing: mail scanners follow links)
+has the button (POST) that starts the game, and only then are the players invited. Every
+successful POST ends in a 303, so reloading never starts a second game."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request
+from flask_babel import gettext as _
+
+from .. import clock, notify, optout, signups, store, validate
+from ..database import write_transaction
+from ..games import RULES, IllegalAction
+from ..games.base import current_language
+
+bp = Blueprint("signup", __name__)
+
+LANGUAGES = {"en": "English", "hu": "Magyar"}
+MAX_PLAYERS = 8
+
+
+def confirming() -> bool:
+    return bool(current_app.config["SIGNUP_CONFIRM"])
+
+
+def _form_page(form, error=None, status=200):
+    return render_template("new.html", rules=RULES, languages=LANGUAGES, form=form, error=error,
+                           confirm=confirming()), status
+
+
+@bp.get("/new")
+def new():
+    if not current_app.config["OPEN_SIGNUP"]:
+        return render_template("signup_closed.html")
+    return _form_page({})
+
+
+@bp.post("/new")
+def create():
+    if not current_app.config["OPEN_SIGNUP"]:
+        return render_template("signup_closed.html"), 403
+    form = request.form
+    try:
+        asked = read_form(form)
+    except ValueError as exc:      # IllegalAction is a ValueError too
+        return _form_page(form, str(exc), 400)
+    client = request.remote_addr or ""
+    try:
+        with write_transaction():
+            signups.check_limits(asked["host_email"], client)
+            if confirming():
+                signup, token = signups.record(asked, asked["host_email"], client,
+                                               current_language())
+                notify.signup_confirmation(signup, confirm_url(token))
+                return redirect("/new/sent", code=303)
+            game, host_token = store.create_game(
+                asked["rules"], asked["players"], asked["options"], title=asked["title"],
+                host_email=asked["host_email"], pace=asked["pace"])
+            signups.record(asked, asked["host_email"], client, current_language(), game=game)
+    except signups.LimitReached as exc:
+        return _form_page(form, str(exc), 429)
+    except ValueError as exc:
+        return _form_page(form, str(exc), 400)
+    return redirect(f"/host/{host_token}?created=1", code=303)
+
+
+def confirm_url(token: str) -> str:
+    return notify.absolute(f"/new/confirm/{token}")
+
+
+@bp.get("/new/sent")
+def sent():
+    """Where the form leads in production; reloading it sends nothing."""
+    hours = current_app.config["SIGNUP_MAX_AGE"] // 3600
+    return render_template("signup_sent.html", hours=hours)
+
+
+@bp.errorhandler(signups.SignupError)
+def signup_error(exc):
+    return render_template("signup_confirm.html", error=str(exc), signup=None), exc.status
+
+
+@bp.get("/new/confirm/<token>")
+def confirm_page(token):
+    signup = signups.find(token)
+    asked = signup.request
+    rules = RULES.get(asked["rules"])
+    return render_template("signup_confirm.html", signup=signup, asked=asked, rules=rules,
+                           error=None, started=signup.confirmed_at is not None,
+                           game=signup.game)
+
+
+@bp.post("/new/confirm/<token>")
+def confirm(token):
+    signup = signups.find(token)
+    with write_transaction():
+        game, host_token = signups.confirm(signup)
+    if host_token is None:           # started already (a second click, another tab)
+        return render_template("signup_confirm.html", signup=signup, asked=signup.request,
+                               rules=RULES.get(signup.request["rules"]), error=None,
+                               started=True, game=game)
+    return redirect(f"/host/{host_token}?created=1", code=303)
+
+
+# -- the form ---------------------------------------------------------------------------------------
+
+def read_form(form) -> dict:
+    """The checked request: rules, players, options, title, host address; ValueError says
+    what to change."""
+    rules_name = form.get("rules", "")
+    if rules_name not in RULES:
+        raise ValueError(_("Choose a game."))
+    players = []
+    for i in range(MAX_PLAYERS):
+        name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
+        if not name and not email:
+            continue
+        language = form.get(f"language{i}", "en")
+        players.append({"name": name, "email": email,
+                        "language": language if language in LANGUAGES else "en"})
+    players = validate.players(players, email_required=True)
+    options = {key: _option(form, key, default)
+               for key, default in RULES[rules_name].options.items()}
+    _rules, options = store.validate_new_game(rules_name, len(players), options)
+    host_email = validate.host_email(form.get("host_email"), required=confirming())
+    _refuse_opted_out([p["email"] for p in players] + [host_email])
+    return {"rules": rules_name, "players": players, "options": options,
+            "title": validate.title(form.get("title")), "host_email": host_email,
+            "pace": pace_of_form(form)}
+
+
+def pace_of_form(form) -> dict:
+    """The pace chosen on /new: days per decision (empty: no limit), the policy, drop-after."""
+    raw_days, raw_drop = form.get("pace", "").strip(), form.get("drop_after", "").strip() or "3"
+    try:
+        days = float(raw_days) if raw_days else None
+        if days is not None and not (0 < days <= clock.MAX_PACE_DAYS):
+            raise ValueError
+    except ValueError:
+        raise ValueError(_("Days per decision must be a positive number.")) from None
+    if form.get("on_timeout", "wait") not in clock.POLICIES:
+        raise ValueError(_("Choose what happens at a missed deadline."))
+    if not raw_drop.isascii() or not raw_drop.isdigit() or \
+            not 1 <= int(raw_drop) <= clock.MAX_DROP_AFTER:
+        raise ValueError(_("The number of missed deadlines must be a whole number from 1 to 100."))
+    return clock.check_pace(days, form.get("on_timeout", "wait"), int(raw_drop))
+
+
+def _refuse_opted_out(emails) -> None:
+    refused = sorted(optout.opted_out(emails))
+    if refused:
+        raise ValueError(_("%(email)s has asked this server for no more mail.",
+                           email=refused[0]))
+
+
+def _option(form, key, default):
+    raw = form.get(f"option_{key}")
+    if isinstance(default, bool):
+        return raw in ("1", "on", "true")
+    if isinstance(default, int):
+        try:
+            return int(raw) if raw not in (None, "") else default
+        except ValueError:
+            raise IllegalAction(_("option %(key)s takes a whole number", key=key)) from None
+    return raw if raw is not None else default
