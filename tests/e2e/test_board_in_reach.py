@@ -341,3 +341,44 @@ def test_assyria_hexes_carry_the_coordinates_the_log_names(live, smtp, phone):
     box = label.bounding_box()
     assert box["height"] >= 6                             # readable on the phone
     in_viewport(phone, "reach-assyria-coordinates")
+
+
+# -- every action of the card game reads as an instruction, in both languages -------------------
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    from tests.conftest import make_app
+    return make_app(f"sqlite:///{tmp_path_factory.mktemp('labels') / 'pages.db'}", 25)
+
+
+def card_game_labels(pages, language):
+    from pbem.games import RULES
+    from pbem.present import presenter_for
+    rules, presenter = RULES["tigris_cards"], presenter_for("tigris_cards")
+    out = []
+    from pbem.games.base import speaking
+    with pages.test_request_context(f"/?lang={language}"), speaking(language):
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = rules.setup(2 + seed % 2, seed)
+            for _ in range(160):
+                waiting = rules.to_act(state)
+                if not waiting:
+                    break
+                view = rules.view(state, waiting[0])
+                actions = rules.legal_actions(state, waiting[0])
+                out.append([(a["type"], presenter.label(a, view)) for a in actions])
+                state = rules.apply(state, waiting[0], rng.choice(actions))
+    return out
+
+
+def test_card_game_actions_are_instructions_in_both_languages(pages):
+    english, hungarian = card_game_labels(pages, "en"), card_game_labels(pages, "hu")
+    kinds = set()
+    for page_en, page_hu in zip(english, hungarian):
+        for (kind, en), (_, hu) in zip(page_en, page_hu):
+            kinds.add(kind)
+            assert en and hu, kind                       # never the log line's fallback
+            assert en != hu and "{p" not in en and "{p" not in hu, (en, hu)
+            assert not en.endswith(".") and not re.search(r"\b(placed|played|took)\b", en), en
+    assert {"card", "leader", "pass", "standing"} <= kinds, kinds
