@@ -16,7 +16,7 @@ from flask import current_app
 from . import clock, links, notify, validate
 from .database import is_sqlite, write_transaction
 from .games import RULES, IllegalAction, check_options
-from .games.base import LANGUAGES, _, speaking
+from .games.base import LANGUAGES, _, is_forced, replayable_versions, set_up, speaking
 from .models import Event, Game, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
@@ -247,10 +247,12 @@ def describe_in_every_language(rules, state, seat, action) -> dict:
 
 
 def forced_move(rules, state):
-    """(seat, action) of the first seat to act that has exactly one legal action, else None."""
+    """(seat, action) of the first seat to act whose one legal action the rules let the server
+    play (`is_forced`: never when that one option follows from the seat's hidden holdings),
+    else None."""
     for seat in rules.to_act(state):
         actions = rules.legal_actions(state, seat)
-        if len(actions) == 1:
+        if is_forced(rules, state, seat, actions):
             return seat, actions[0]
     return None
 
@@ -304,7 +306,8 @@ def after_event(rules, state, event: Event):
     """The state after `event`; the creation event (seq 0) sets the game up from its seed."""
     if event.seq == 0:
         creation = event.action
-        return rules.setup(creation["players"], creation["seed"], creation["options"])
+        return set_up(rules, creation["players"], creation["seed"], creation["options"],
+                      creation.get("rules_version"))
     return rules.apply(state, event.seat, event.action)
 
 
@@ -368,17 +371,20 @@ def import_record(record: dict) -> Game:
     creation = events[0]["action"]
     rules, options = validate_new_game(record.get("rules"), creation["players"],
                                        creation["options"])
-    if record.get("rules_version") != rules.version:
-        raise ValueError(f"the record was played with {rules.name} version "
-                         f"{record.get('rules_version')}, this server has {rules.version}")
+    version = record.get("rules_version")
+    if (type(version) is not int or version not in replayable_versions(rules)
+            or creation.get("rules_version") != version):
+        known = replayable_versions(rules)
+        raise ValueError(f"the record was played with {rules.name} version {version!r}; this "
+                         f"server replays versions {known.start} to {known.stop - 1}")
     seats = validate.players(record.get("seats") or [])
     if len(seats) != creation["players"]:
         raise ValueError(f"the record has {len(seats)} seats for {creation['players']} players")
     title = validate.title(record.get("title", ""))
-    state = rules.setup(creation["players"], creation["seed"], options)
+    state = set_up(rules, creation["players"], creation["seed"], options, version)
     pace = clock.check_pace(**clock.pace_of_record(record.get("pace")))
     with write_transaction():
-        game = Game.create(rules=rules.name, rules_version=rules.version, options=options,
+        game = Game.create(rules=rules.name, rules_version=version, options=options,
                            players=creation["players"], seed=creation["seed"], seq=0,
                            state={}, head_hash="", title=title,
                            pace_days=pace["days"], on_timeout=pace["on_timeout"],

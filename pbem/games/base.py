@@ -88,8 +88,15 @@ class Rules(Protocol):
     max_players: int
     options: dict             # option name -> default (e.g. {"english_variant": False})
 
-    def setup(self, players: int, seed: int, options: dict | None = None) -> State:
-        """The starting state; all shuffling happens here, from the seed."""
+    def setup(self, players: int, seed: int, options: dict | None = None,
+              version: int | None = None) -> State:
+        """The starting state; all shuffling happens here, from the seed.
+
+        `version` is the rules version the game was created with (None: the current one). An
+        engine that keeps an older version's behaviour for old logs (see `oldest_version` below)
+        sets up that version's state, which then says how the game goes on; the store passes
+        it only when it differs from `version`, so an engine that replays only its current
+        version need not accept it."""
 
     def to_act(self, state: State) -> list[int]:
         """Seats the game waits for; [] when the game is over."""
@@ -121,6 +128,18 @@ class Rules(Protocol):
         commit nothing; where the rules force a choice, the first by a fixed order). Each
         engine's docstring says which rule it follows."""
 
+    def forced(self, state: State, seat: int, actions: list[dict]) -> bool:
+        """Whether `actions`, the single legal action of `seat`, may be played at once by the
+        server as an automatic event (`store` asks only when `legal_actions` lists one).
+
+        Hidden information includes timing: whether a seat is asked, and whether its answer is
+        automatic, must never depend on its hidden holdings. An engine answers False when the
+        single option follows from the seat's hidden holdings (a defender with no tile of the
+        conflict's colour can only commit 0, but is asked like one who holds some), and True
+        when it follows from public information or from the seat's own standing answer.
+        Optional: for an engine without it, every single option is forced (`is_forced`)."""
+        return True
+
 
 def default_move(rules: Rules, state: State, seat: int) -> dict | None:
     """The move to play for `seat` at its deadline, or None when there is none to play safely:
@@ -135,6 +154,35 @@ def default_move(rules: Rules, state: State, seat: int) -> dict | None:
     except (IllegalAction, LookupError, TypeError, ValueError):
         return None
     return action if action in rules.legal_actions(state, seat) else None
+
+
+# Optional members of the protocol, with the behaviour of an engine that lacks them.
+#   oldest_version: int   the oldest rules version whose logs the engine still replays
+#                         (default: only its current `version`); see `setup`'s `version`.
+
+def is_forced(rules: Rules, state: State, seat: int, actions: list[dict]) -> bool:
+    """True when the server may play `seat`'s action at once: exactly one is legal, and the
+    engine's `forced` hook (default: yes) says it follows from public information."""
+    if len(actions) != 1:
+        return False
+    hook = getattr(rules, "forced", None)
+    return True if hook is None else bool(hook(state, seat, actions))
+
+
+def replayable_versions(rules: Rules) -> range:
+    """The rules versions whose logs `rules` replays: `oldest_version` up to `version`."""
+    return range(getattr(rules, "oldest_version", rules.version), rules.version + 1)
+
+
+def set_up(rules: Rules, players: int, seed: int, options: dict | None,
+           version: int | None = None) -> State:
+    """`rules.setup` for a game created with rules `version` (None: the current one)."""
+    if version is None or version == rules.version:
+        return rules.setup(players, seed, options)
+    if version not in replayable_versions(rules):
+        raise ValueError(f"{rules.name} replays rules versions {replayable_versions(rules).start}"
+                         f" to {rules.version}, not {version!r}")
+    return rules.setup(players, seed, options, version=version)
 
 
 def copy_json(value):

@@ -68,6 +68,8 @@ def what(state: dict, seat: int, action: dict) -> str:
             last=label(last))
     if kind == "decline_monument":
         return _("{p} declined to build a monument").format(p=who)
+    if kind == "standing":
+        return _("{p} left a standing answer for support in conflicts").format(p=who)
     if kind == "take_treasures":
         squares = ", ".join(label(from_rc(rc)) for rc in action["at"])
         return _("{p}'s trader took {n} treasure(s) from {squares}").format(

@@ -17,6 +17,9 @@ from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
                     block_squares, from_rc, label, monument_colors, to_rc)
 
 OPTIONS = {"english_variant": False, "open_scoring": False}
+# Standing answers: decision -> the answers a seat may leave for it. "support": how many tiles
+# to commit in a revolt or war while another player is on turn ("ask" = ask me by email).
+STANDING = {"support": ("ask", "never")}
 ACTIONS_PER_TURN = 2
 END_TREASURES = 2          # the game ends after a turn with this many treasures or fewer
 
@@ -28,8 +31,9 @@ def N_(message: str) -> str:
 
 # --- Setup -------------------------------------------------------------------
 
-def new_state(players: int, seed: int, options: dict) -> dict:
-    """Start temples with treasures, the shuffled bag, 6 tiles each, seat 0 to begin."""
+def new_state(players: int, seed: int, options: dict, version: int = 2) -> dict:
+    """Start temples with treasures, the shuffled bag, 6 tiles each, seat 0 to begin.
+    Version 2 adds the players' standing answers (version 1 states have none)."""
     rng = random.Random(seed)
     board = [EMPTY] * SQUARES
     for i in START_TEMPLES:
@@ -61,6 +65,9 @@ def new_state(players: int, seed: int, options: dict) -> dict:
         "over": False,
         "end_reason": None,
     }
+    if version >= 2:
+        state["version"] = version
+        state["standing"] = [{decision: "ask" for decision in STANDING} for _ in range(players)]
     for seat in range(players):
         draw(state, seat, HAND_SIZE)
     return state
@@ -289,12 +296,14 @@ def commit_role(pending: dict) -> int:
     return 0 if pending["committed"][0] is None else 1
 
 
-def commit_choices(state: dict) -> list[int]:
-    """How many tiles the committing side may add (English variant: its limits)."""
+def commit_choices(state: dict, have: int | None = None) -> list[int]:
+    """How many tiles the committing side may add (English variant: its limits), holding
+    `have` tiles of the conflict's colour (None: what its hand holds)."""
     pending = state["pending"]
     role = commit_role(pending)
     seat = pending["attacker"] if role == 0 else pending["defender"]
-    have = state["hands"][seat][conflict_color(pending)]
+    if have is None:
+        have = state["hands"][seat][conflict_color(pending)]
     attack, defence = pending["strength"]
     if not state["options"]["english_variant"]:
         return list(range(have + 1))
@@ -614,10 +623,44 @@ def catastrophe_actions(state: dict, seat: int) -> list[dict]:
             if why_not_catastrophe(state, i, leaders, down) is None]
 
 
+def standing_answer(state: dict, decision: str, seat: int) -> str:
+    return state.get("standing", [{}] * state["players"])[seat].get(decision, "ask")
+
+
+def support_left_standing(state: dict) -> bool:
+    """The committing seat is not on turn and left the standing answer "never commit support":
+    it commits nothing, whatever its hand holds."""
+    pending = state["pending"]
+    seat = pending_seat(pending)
+    return (seat != state["turn"]["active"]
+            and standing_answer(state, "support", seat) == "never")
+
+
+def commit_is_public(state: dict) -> bool:
+    """Whether everyone can tell that the committing seat has one choice: from its standing
+    answer, or from the conflict and how many tiles its hand holds (public), never from the
+    colours in its hand."""
+    if support_left_standing(state):
+        return True
+    hand_size = sum(state["hands"][pending_seat(state["pending"])].values())
+    return len(commit_choices(state, have=hand_size)) == 1
+
+
+def standing_actions(state: dict, seat: int) -> list[dict]:
+    """Changing a standing answer (version 2 games): free, and offered at every real choice."""
+    if "standing" not in state:
+        return []
+    return [{"type": "standing", "decision": decision, "answer": answer}
+            for decision, answers in STANDING.items() for answer in answers
+            if answer != standing_answer(state, decision, seat)]
+
+
 def pending_actions(state: dict) -> list[dict]:
     pending = state["pending"]
     kind = pending["kind"]
     if kind in ("revolt", "war"):
+        if support_left_standing(state):
+            return [{"type": "commit", "tiles": 0}]
         return [{"type": "commit", "tiles": n} for n in commit_choices(state)]
     if kind == "war_order":
         return [{"type": "choose_war", "leader": LEADERS[c]} for c in pending["colors"]]
@@ -751,6 +794,20 @@ def do_pending_action(state: dict, seat: int, action: dict) -> None:
         do_take_treasures(state, seat, action)
 
 
+def do_standing(state: dict, seat: int, action: dict, legal: list[dict]) -> None:
+    """A standing answer: no action of the turn, no step of a conflict; only an answer left,
+    at any real choice of the seat (`legal`: its legal actions)."""
+    if action not in legal:
+        if "standing" not in state:
+            raise IllegalAction("this game was created before standing answers existed")
+        if action not in standing_actions(state, seat):
+            raise IllegalAction(_("a standing answer for support is one of: ask me, "
+                                  "never commit"))
+        raise IllegalAction(_("a standing answer can only be left while you have a real "
+                              "choice to make"))
+    state["standing"][seat][action["decision"]] = action["answer"]
+
+
 def do_monument(state: dict, action: dict) -> None:
     if action["type"] == "decline_monument":
         decline_monument(state)
@@ -784,15 +841,21 @@ class TigrisRules:
 
     name = "tigris"
     title = "Tigris & Euphrates"
-    version = 1
+    version = 2              # 2: standing answers for support ("never commit")
+    oldest_version = 1
     min_players = 2
     max_players = 4
     options = dict(OPTIONS)
 
-    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+    def setup(self, players: int, seed: int, options: dict | None = None,
+              version: int | None = None) -> dict:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise IllegalAction("Tigris & Euphrates is for 2 to 4 players")
-        return new_state(players, seed, check_options(self, options))
+        version = self.version if version is None else version
+        if type(version) is not int or not self.oldest_version <= version <= self.version:
+            raise IllegalAction(f"Tigris & Euphrates has rules versions {self.oldest_version} "
+                                f"to {self.version}, not {version!r}")
+        return new_state(players, seed, check_options(self, options), version)
 
     def to_act(self, state: dict) -> list[int]:
         if state["over"]:
@@ -804,9 +867,23 @@ class TigrisRules:
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
-        if state["pending"] is not None:
-            return pending_actions(state)
-        return free_actions(state, seat)
+        if state["pending"] is None:            # the seat's own turn
+            return free_actions(state, seat) + standing_actions(state, seat)
+        actions = pending_actions(state)
+        if state["pending"]["kind"] in ("revolt", "war") and not commit_is_public(state):
+            actions += standing_actions(state, seat)  # asked to commit: may answer for later
+        return actions
+
+    def forced(self, state: dict, seat: int, actions: list[dict]) -> bool:
+        """The server may play a single option at once unless the seat commits in a conflict
+        and only its hidden tiles leave it one choice: a defender without tiles of the colour
+        is asked like one who holds some. A standing answer ("never commit") answers for it
+        whatever it holds. Every other decision's options follow from the board, and a turn
+        with one option means an empty hand (public)."""
+        pending = state["pending"]
+        if pending is None or pending["kind"] not in ("revolt", "war"):
+            return True
+        return commit_is_public(state)
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -816,7 +893,9 @@ class TigrisRules:
         if seat not in self.to_act(state):
             raise IllegalAction(_("seat {seat} is not to act now").format(seat=seat))
         state = copy_json(state)
-        if state["pending"] is not None:
+        if action["type"] == "standing":
+            do_standing(state, seat, action, self.legal_actions(state, seat))
+        elif state["pending"] is not None:
             do_pending_action(state, seat, action)
         else:
             do_free_action(state, seat, action)

@@ -40,6 +40,8 @@ def view(rules, state: dict, seat: int | None) -> dict:
     }
     if seat is not None:
         out["hand"] = dict(state["hands"][seat])
+        if "standing" in state:          # the seat's own standing answers (version 2 games)
+            out["standing"] = dict(state["standing"][seat])
         out["points"] = dict(state["points"][seat])
         out["treasures_taken"] = state["treasures_taken"][seat]
     if over:

@@ -56,12 +56,25 @@ def standing_actions(st: dict, seat: int) -> list[dict]:
             for kind, answers in STANDING.items() for answer in answers if answer != prefs[kind]]
 
 
+# Decisions whose options hang on the deciding seat's hand: the colour asked for, the red card
+# of the exchange, the cards a conflict may take.
+HAND_DECISIONS = ("score", "reward", "commit", "exchange")
+
+
+def options_are_public(st: dict, pending: dict) -> bool:
+    """Whether everyone can tell the options of this decision: always, except for a decision
+    that hangs on a hand that holds cards (how many cards a hand holds is public)."""
+    return pending["kind"] not in HAND_DECISIONS or not st["hands"][pending["seat"]]
+
+
 def legal_actions(st: dict, seat: int) -> list[dict]:
     pending = st["pending"]
     if st["over"] or pending is None or pending["seat"] != seat:
         return []
     acts = decision_actions(st, pending)
-    if len(acts) > 1:  # a forced answer stays a single action, so the server can play it
+    # A publicly forced answer stays a single action, so the server can play it; a seat asked
+    # a choice that its hand narrows to one answer may still leave its standing answers.
+    if len(acts) > 1 or not options_are_public(st, pending):
         acts += standing_actions(st, seat)
     return acts
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import views
-from .actions import canonical, legal_actions, why_illegal
+from .actions import canonical, legal_actions, options_are_public, why_illegal
 from .engine import advance, answer_decision, new_state, take_action
 from .scoring import final_ranking
 
@@ -32,6 +32,14 @@ class TigrisCards:
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         return legal_actions(state, seat)
+
+    def forced(self, state: dict, seat: int, actions: list[dict]) -> bool:
+        """A single answer is played at once only when it follows from public information: a
+        seat without a card of the colour asked for is asked like one who holds some
+        ("declining and having none look alike"). Standing answers never reach the server:
+        the engine applies them itself."""
+        pending = state["pending"]
+        return pending is None or options_are_public(state, pending)
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         self._check(state, seat, action)

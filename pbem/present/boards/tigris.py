@@ -7,8 +7,9 @@ Taps (each a `data-tap` token on the page):
   place a catastrophe      catastrophe, sq:<row>-<col>
   swap tiles               swap, swap:<colour>:<count> ... (colours in rulebook order)
   build a monument         monument:<first>/<second>, sq:<top-left square>
-Committing tiles, choosing a war, declining a monument, taking treasures and passing are
-buttons (no taps): their labels (`label`) say what the button does, as an instruction.
+Committing tiles, choosing a war, declining a monument, taking treasures, passing and the
+standing answer for support are buttons (no taps): their labels (`label`) say what the button
+does, as an instruction.
 """
 from __future__ import annotations
 
@@ -69,6 +70,20 @@ def war_name(name: str) -> str:
 def monument_name(name: str) -> str:
     first, second = name.split("/")
     return f"{colour_name(first)}/{colour_name(second)}"
+
+
+def standing_label(answer: str) -> str:
+    """The standing answer for support, as an instruction (a button)."""
+    if answer == "never":
+        return _("From now on, never commit tiles in conflicts on other players' turns")
+    return _("From now on, ask me in conflicts on other players' turns")
+
+
+def standing_now(answer: str) -> str:
+    """The standing answer for support in force (the seat's holdings)."""
+    if answer == "never":
+        return _("never commit tiles, whatever you hold")
+    return _("ask me")
 
 
 def commit_label(n: int, conflict: dict) -> str:
@@ -151,6 +166,7 @@ class TigrisPresenter(Presenter):
     monument_name = staticmethod(monument_name)
     war_name = staticmethod(war_name)
     square_label = staticmethod(square_label)
+    standing_now = staticmethod(standing_now)
 
     def taps(self, action: dict, view: dict) -> list[str]:
         kind = action.get("type")
@@ -191,6 +207,8 @@ class TigrisPresenter(Presenter):
                             len(action["at"]), squares=squares)
         if kind == "commit":
             return commit_label(action["tiles"], view.get("conflict") or {})
+        if kind == "standing":
+            return standing_label(action.get("answer"))
         if kind == "swap":
             tiles = action["tiles"]
             counts = ", ".join(f"{tiles.count(c)} {colour_name(c)}" for c in COLORS if c in tiles)

@@ -448,10 +448,10 @@ def test_english_variant_commit_limits():
                  options={"english_variant": True})
     s = play(s, (1, leader("priest", 5, 5)))                    # 1 temple against 2
     assert s["pending"]["strength"] == [1, 2]
-    assert rules.legal_actions(s, 1) == [commit(0), commit(2), commit(3)]
+    assert commits(s, 1) == [commit(0), commit(2), commit(3)]
     illegal(s, 1, commit(1), "may not commit")
     s = play(s, (1, commit(2)))                                 # 3 against 2
-    assert rules.legal_actions(s, 0) == [commit(0), commit(1)]  # exactly enough to tie
+    assert commits(s, 0) == [commit(0), commit(1)]              # exactly enough to tie
     s = play(s, (0, commit(1)))
     assert s["leaders"][1]["red"] is None
 
@@ -459,7 +459,13 @@ def test_english_variant_commit_limits():
 def test_standard_commit_allows_any_number():
     s = position(REVOLT, top=3, left=4, hands={0: "rrrggk", 1: "rrrggk"}, active=1)
     s = play(s, (1, leader("priest", 4, 6)))
-    assert rules.legal_actions(s, 1) == [commit(n) for n in range(4)]
+    assert commits(s, 1) == [commit(n) for n in range(4)]
+    assert rules.legal_actions(s, 1)[4:] == [
+        {"type": "standing", "decision": "support", "answer": "never"}]
+
+
+def commits(s, seat):
+    return [a for a in rules.legal_actions(s, seat) if a["type"] == "commit"]
 
 
 def test_view_hides_other_hands_and_points_unless_open_scoring():

@@ -20,6 +20,8 @@ from pbem.games.base import current_language, set_language
 from pbem.present import action_key
 from pbem.present import presenter_for
 
+from .helpers import position
+
 TAP = re.compile(r'data-tap="([^"]+)"')
 CHOICE = re.compile(r'data-choice="([^"]+)"')
 RULES_NAME = "tigris_cards"
@@ -167,6 +169,16 @@ def labels_by_position(app, language: str) -> list[list[tuple[dict, str, bool]]]
                 busy = [a for a in actions if a["type"] in ("card", "leader")]
                 state = rules.apply(state, waiting[0],
                                     rng.choice(busy if busy and rng.random() < 0.85 else actions))
+        # two external conflicts at once are rare in random play: the order, from a drawing
+        state = rules.apply(position("""
+            T@0r b T@1g - T@2g g T@3r - T - T - T - T
+            r      r      r      r      . . . .
+            b      b      b      b      . . . .
+            k      k      k      k      . . . .
+        """, hands={3: "kk", 1: "gg"}, active=3), 3, {"type": "card", "colour": "black", "gap": 1})
+        view = rules.view(state, 3)
+        out.append([(a, presenter.label(a, view), not presenter.taps(a, view))
+                    for a in rules.legal_actions(state, 3)])
     return out
 
 

@@ -44,10 +44,28 @@ def test_never_and_back_to_ask():
     assert st["prefs"][1]["score"] == "ask" and st["pending"]["kind"] == "score"
 
 
-def test_a_forced_answer_offers_no_standing_actions():
-    st = position(KINGDOM, hands={0: "gggg", 1: "bb"})
+def test_a_seat_without_the_colour_is_asked_like_one_with_it():
+    """Declining and having none look alike: one answer, but not a forced one, and the
+    standing answers are offered as to a seat that holds the colour."""
+    asked = {}
+    for hand in ("gb", "bb"):
+        st = position(KINGDOM, hands={0: "gggg", 1: hand})
+        st = act(st, 0, type="card", colour="green", column=0)
+        actions = rules.legal_actions(st, 1)
+        assert rules.to_act(st) == [1] and {"type": "no_score"} in actions
+        asked[hand] = [a for a in actions if a["type"] == "standing"]
+    assert asked["gb"] == asked["bb"] and asked["bb"]
+    assert rules.legal_actions(st, 1)[0] == {"type": "no_score"}
+    assert not rules.forced(st, 1, [{"type": "no_score"}])
+    st = act(st, 1, type="standing", decision="score", answer="always")
+    assert pile(st, 1) == [] and st["pending"] == {"kind": "action", "seat": 0}
+
+
+def test_an_empty_hand_is_public_so_its_answer_is_forced():
+    st = position(KINGDOM, hands={0: "gggg", 1: ""})
     st = act(st, 0, type="card", colour="green", column=0)
     assert rules.legal_actions(st, 1) == [{"type": "no_score"}]
+    assert rules.forced(st, 1, [{"type": "no_score"}])
     with pytest.raises(IllegalAction, match="real choice"):
         act(st, 1, type="standing", decision="score", answer="always")
 

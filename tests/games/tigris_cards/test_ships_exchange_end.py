@@ -100,10 +100,11 @@ def test_the_king_does_not_stand_in_for_the_trader():
     assert st["pending"] == {"kind": "action", "seat": 0}
 
 
-def test_exchange_without_a_red_card_is_a_forced_no_and_only_one_per_connection():
+def test_exchange_without_a_red_card_is_a_no_asked_and_only_one_per_connection():
     st = position(JOINABLE.format(a="T@1g", b="T"), hands={0: "k", 1: "bb"})
     st = act(st, 0, type="card", colour="black", gap=0)
-    assert rules.legal_actions(st, 1) == [{"type": "no_exchange"}]
+    no = [a for a in rules.legal_actions(st, 1) if a["type"] != "standing"]
+    assert no == [{"type": "no_exchange"}] and not rules.forced(st, 1, no)
     st = position(JOINABLE.format(a="T@1g", b="T"), hands={0: "k", 1: "rr"})
     st = act(st, 0, type="card", colour="black", gap=0)
     st = act(st, 1, type="exchange", column=0)
