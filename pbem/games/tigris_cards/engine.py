@@ -27,23 +27,37 @@ STANDING = {
 
 
 # ---- Setup ("Előkészületek") ----------------------------------------------------------------
-def new_state(players: int, seed: int, options: dict) -> dict:
+# Rules versions: 1 began with seat 0 and also ended the game on a full table ("table_full")
+# or after a round of passes ("passing"); 2 draws the start player from the seed and ends a
+# stalled game after a full round of turns in which no card left any hand ("stalled").
+def new_state(players: int, seed: int, options: dict, version: int = 2) -> dict:
     rng = random.Random(seed)
     deck = list(range(TREASURES, TOTAL_CARDS))
     rng.shuffle(deck)
     hands = [[draw(deck) for _ in range(HAND_SIZE)] for _ in range(players)]
     removed = [draw(deck) for _ in range(REMOVED_WITH_TWO)] if players == 2 else []
-    return {
+    # "Véletlen segítségével választani kell egy kezdőjátékost": seats keep the host's order
+    start = rng.randrange(players) if version >= 2 else 0
+    st = {
         "players": players, "seed": seed, "options": dict(options),
-        "turn": 1, "active": 0, "actions_left": ACTIONS_PER_TURN,
+        "turn": 1, "active": start, "actions_left": ACTIONS_PER_TURN,
         "columns": [[{"card": t}] for t in range(TREASURES)], "gaps": [None] * GAPS,
         "deck": deck, "removed": removed, "destroyed": [], "discard": [],
         "hands": hands, "piles": [[] for _ in range(players)],
         "catastrophes": [True] * players, "ships": list(SHIPS),
         "prefs": [{kind: "ask" for kind in STANDING} for _ in range(players)],
-        "pending": {"kind": "action", "seat": 0}, "queue": [], "conflict": None,
+        "pending": {"kind": "action", "seat": start}, "queue": [], "conflict": None,
         "passes": 0, "passing_turns": 0, "over": False, "end": None,
     }
+    if version >= 2:
+        del st["passes"], st["passing_turns"]
+        st.update(version=version, quiet_turns=0, card_left_hand=False)
+    return st
+
+
+def version_of(st: dict) -> int:
+    """The rules version the game was created with (states of version 1 do not say)."""
+    return st.get("version", 1)
 
 
 def draw(deck: list) -> int:
@@ -61,9 +75,12 @@ def count_in_hand(st: dict, seat: int, colour: str) -> int:
 
 
 def take_from_hand(st: dict, seat: int, colour: str) -> int:
+    """Every card that leaves a hand leaves it here (placed, scored, committed, exchanged)."""
     hand = st["hands"][seat]
     for i, card in enumerate(hand):
         if colour_of(card) == colour:
+            if "card_left_hand" in st:
+                st["card_left_hand"] = True
             return hand.pop(i)
     raise ValueError(f"no {colour} card in hand")  # callers check legality first
 
@@ -434,7 +451,7 @@ def take_action(st: dict, seat: int, action: dict) -> None:
         place_in_column(st, seat, action["colour"], action["column"])
     elif kind == "catastrophe":
         play_catastrophe(st, seat, position(action))
-    else:
+    elif "passes" in st:  # version 1 counted passes for its round-of-passes end
         st["passes"] += 1
     st["actions_left"] -= 1
     if st["actions_left"] == 0:
@@ -457,8 +474,12 @@ def step_end_turn(st: dict, step: dict) -> None:
 
 def step_refill(st: dict, step: dict) -> None:
     players, active = st["players"], st["active"]
-    st["passing_turns"] = st["passing_turns"] + 1 if st["passes"] == ACTIONS_PER_TURN else 0
-    st["passes"] = 0
+    if version_of(st) == 1:
+        st["passing_turns"] = st["passing_turns"] + 1 if st["passes"] == ACTIONS_PER_TURN else 0
+        st["passes"] = 0
+    else:
+        st["quiet_turns"] = 0 if st["card_left_hand"] else st["quiet_turns"] + 1
+        st["card_left_hand"] = False
     need = sum(HAND_SIZE - len(hand) for hand in st["hands"])
     if need > len(st["deck"]):
         return end_game(st, "deck")
@@ -468,10 +489,15 @@ def step_refill(st: dict, step: dict) -> None:
             hand.append(draw(st["deck"]))
     if len(real_treasure_columns(st)) <= 1:
         return end_game(st, "treasures")
-    if table_full(st):  # [ruling] no card can be placed any more: the game cannot go on
-        return end_game(st, "table_full")
-    if st["passing_turns"] >= players:  # [ruling] a whole round of passing ends a frozen game
-        return end_game(st, "passing")
+    if version_of(st) == 1:
+        if table_full(st):  # [ruling of version 1] no card can be placed any more
+            return end_game(st, "table_full")
+        if st["passing_turns"] >= players:  # [ruling of version 1] a round of passing
+            return end_game(st, "passing")
+    elif st["quiet_turns"] >= players:
+        # [ruling] a full round of turns (every player one) in which no card left any hand:
+        # the table is stalled. Every other turn spends cards, so the deck end always comes.
+        return end_game(st, "stalled")
     st["active"] = (active + 1) % players
     st["actions_left"] = ACTIONS_PER_TURN
     st["turn"] += 1

@@ -12,18 +12,24 @@ from .scoring import final_ranking
 class TigrisCards:
     name = "tigris_cards"
     title = "Euphrat & Tigris: the card game"
-    version = 1
+    version = 2          # 2: a start player drawn from the seed; the "stalled" end (engine.py)
+    oldest_version = 1
     min_players = 2
     max_players = 4
     options = {"open_piles": False}
 
     # ---- Setup ----
-    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+    def setup(self, players: int, seed: int, options: dict | None = None,
+              version: int | None = None) -> dict:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise IllegalAction(f"{self.title} takes 2 to 4 players, not {players!r}")
         if type(seed) is not int:
             raise IllegalAction(f"the seed must be a whole number, not {seed!r}")
-        return new_state(players, seed, check_options(self, options))
+        version = self.version if version is None else version
+        if type(version) is not int or not self.oldest_version <= version <= self.version:
+            raise IllegalAction(f"{self.title} has rules versions {self.oldest_version} to "
+                                f"{self.version}, not {version!r}")
+        return new_state(players, seed, check_options(self, options), version)
 
     # ---- Who acts and what they may do ----
     def to_act(self, state: dict) -> list[int]:

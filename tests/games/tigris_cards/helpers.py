@@ -53,9 +53,10 @@ def parse_slot(token: str, pool: Pool, ships: list) -> dict | None:
 
 def position(drawing: str, players: int = 4, hands: dict | None = None, active: int = 0,
              actions_left: int = 2, deck: int | None = None, options: dict | None = None,
-             seed: int = 1) -> dict:
-    """A quiet position (the active seat is about to act) built from a drawing."""
-    st = rules.setup(players, seed, options)
+             seed: int = 1, version: int | None = None) -> dict:
+    """A quiet position (the active seat is about to act) built from a drawing (rules
+    `version`: None for the current one)."""
+    st = rules.setup(players, seed, options, version=version)
     pool, ships = Pool(), []
     lines = [line.split() for line in drawing.strip().splitlines() if line.strip()]
     top = lines[0]

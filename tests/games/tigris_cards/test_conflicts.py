@@ -41,7 +41,9 @@ def test_internal_winner_who_played_nothing_may_score_a_red_card_from_hand():
         k    . . . . . . .
     """, hands={0: "kk", 1: "rr"})
     st = act(st, 0, type="leader", colour="green", column=0, row=1)
-    assert rules.legal_actions(st, 0) == [{"type": "commit", "count": 0}]  # no red card
+    commits = [a for a in rules.legal_actions(st, 0) if a["type"] == "commit"]
+    assert commits == [{"type": "commit", "count": 0}]  # no red card, but asked all the same
+    assert not rules.forced(st, 0, commits)
     st = act(st, 0, type="commit", count=0)
     st = act(st, 1, type="commit", count=0)
     assert st["pending"] == {"kind": "reward", "seat": 1, "colour": "red"}

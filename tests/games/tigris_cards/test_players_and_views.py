@@ -102,13 +102,14 @@ def test_standing_reward_and_exchange():
 # ---- Views -------------------------------------------------------------------------------------
 def test_view_shows_own_hand_sizes_pile_tops_and_no_secrets():
     st = rules.setup(3, 11)
-    view = rules.view(st, 1)
+    seat = (st["active"] + 1) % 3
+    view = rules.view(st, seat)
     assert len(view["hand"]) == 8 and view["hand_sizes"] == [8, 8, 8]
     assert view["deck"] == 185 - 24 and view["piles"][0] == {"size": 0, "top": None}
-    assert view["seat"] == 1 and view["to_act"] == [0] and view["prompt"] is None
+    assert view["seat"] == seat and view["to_act"] == [st["active"]] and view["prompt"] is None
     assert view["over"] is False
     assert "seed" not in view and "deck_cards" not in view and "hands" not in view
-    assert rules.view(st, None)["hand"] is None
+    assert rules.view(st, None)["hand"] is None and view["quiet_turns"] == 0
     # no card ids anywhere: only colours, so nothing hints at the deck order
     assert all(not isinstance(card, int) for card in view["hand"])
     json.dumps(view)

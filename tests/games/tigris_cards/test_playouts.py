@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from pbem.games.base import is_forced
 from pbem.games.tigris_cards import rules
 from pbem.games.tigris_cards.cards import COLOURS, TOTAL_CARDS
 from pbem.games.tigris_cards.table import kingdoms, leaders_in, positions, slot_at
@@ -62,6 +63,27 @@ def reshuffle_others(st: dict, seat: int, rng: random.Random) -> dict:
     return st
 
 
+def redeal_own(st: dict, seat: int, rng: random.Random) -> dict:
+    """The seat's own hand dealt anew from the cards it cannot see (same size)."""
+    st = rules.load(rules.dump(st))
+    pool = st["deck"] + st["removed"] + st["hands"][seat]
+    rng.shuffle(pool)
+    n = len(st["hands"][seat])
+    st["hands"][seat], pool = pool[:n], pool[n:]
+    n = len(st["deck"])
+    st["deck"], st["removed"] = pool[:n], pool[n:]
+    return st
+
+
+def check_asked_alike(st: dict, rng: random.Random) -> None:
+    """Whoever is to act would be asked, or answered for, the same with any other hand."""
+    for seat in rules.to_act(st):
+        twin = redeal_own(st, seat, rng)
+        assert rules.to_act(twin) == rules.to_act(st)
+        assert is_forced(rules, twin, seat, rules.legal_actions(twin, seat)) == \
+            is_forced(rules, st, seat, rules.legal_actions(st, seat)), st["pending"]
+
+
 def play(players: int, seed: int):
     rng = random.Random(seed * 7919)
     st = rules.setup(players, seed)
@@ -78,7 +100,8 @@ def play(players: int, seed: int):
             "victory piles only grow"
         st = new
         check_invariants(st)
-        if len(log) % 25 == 0:
+        check_asked_alike(st, rng)
+        if len(log) % 25 == 0 and not st["over"]:   # once over, everything may be shown
             for viewer in list(range(players)) + [None]:
                 json.dumps(rules.view(st, viewer))
             viewer = rng.randrange(players)
@@ -92,6 +115,7 @@ def play(players: int, seed: int):
 def test_random_game_to_the_end(players, seed):
     st, log = play(players, seed)
     assert st["over"] and rules.result(st) is not None
+    assert st["end"] in ("deck", "treasures", "stalled")
     ranking = rules.result(st)["ranking"]
     assert sorted(s for group in ranking for s in group) == list(range(players))
     # replay from the seed equals the live game
@@ -101,3 +125,32 @@ def test_random_game_to_the_end(players, seed):
     assert replay == st
     # after the end everything may be shown
     assert "hands" in rules.view(st, 0) and rules.legal_actions(st, 0) == []
+
+
+def card_favouring(rng: random.Random, actions: list[dict]) -> dict:
+    """A player who places a card, scores or exchanges whenever he can, else plays his
+    catastrophe to open a place, else does anything."""
+    actions = [a for a in actions if a["type"] != "standing"]
+    for kinds in (("card", "score", "exchange"), ("catastrophe",)):
+        preferred = [a for a in actions if a["type"] in kinds]
+        if preferred:
+            return rng.choice(preferred)
+    return rng.choice(actions)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_card_favouring_games_end_by_the_rulebooks_ends_or_a_stalled_table(players):
+    """No "table_full" any more: a full table ends a game only once a full round of turns has
+    passed in which no card left any hand."""
+    for seed in range(100, 104):
+        rng, st, quiet = random.Random(seed), rules.setup(players, seed), 0
+        while rules.to_act(st):
+            seat = rules.to_act(st)[0]
+            before = st["turn"]
+            st = rules.apply(st, seat, card_favouring(rng, rules.legal_actions(st, seat)))
+            if st["turn"] != before:
+                quiet = quiet + 1 if st["quiet_turns"] else 0
+                assert st["quiet_turns"] == quiet
+        assert st["end"] in ("deck", "treasures", "stalled")
+        if st["end"] == "stalled":
+            assert st["quiet_turns"] == players and not any(st["catastrophes"])

@@ -26,7 +26,25 @@ def test_setup_treasures_hands_deck_and_supply(players):
     view = rules.view(st, 0)
     assert view["supply"] == [["black", "green", "red", "blue"]] * players
     assert view["catastrophes"] == [True] * players and len(view["ships"]) == 3
-    assert rules.to_act(st) == [0] and view["prompt"] == "Your turn: action 1 of 2"
+    assert rules.to_act(st) == [st["active"]] and st["pending"]["seat"] == st["active"]
+    assert rules.view(st, st["active"])["prompt"] == "Your turn: action 1 of 2"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_start_player_is_drawn_from_the_seed(players):
+    """"Véletlen segítségével választani kell egy kezdőjátékost": every seat may begin, the
+    seed decides, the seats keep the host's order (play goes on clockwise from the start)."""
+    starts = {seed: rules.setup(players, seed)["active"] for seed in range(40)}
+    assert set(starts.values()) == set(range(players))
+    assert all(rules.setup(players, seed)["active"] == start for seed, start in starts.items())
+    st = rules.setup(players, 3)
+    start = st["active"]
+    st = act(st, start, type="pass")
+    st = act(st, start, type="pass")
+    assert st["active"] == (start + 1) % players and st["turn"] == 2
+    # version 1 games began with seat 0; the deal is the same in both versions
+    old = rules.setup(players, 3, version=1)
+    assert old["active"] == 0 and old["hands"] == rules.setup(players, 3)["hands"]
 
 
 def test_setup_is_deterministic_from_the_seed_and_checks_its_arguments():
@@ -43,12 +61,13 @@ def test_setup_is_deterministic_from_the_seed_and_checks_its_arguments():
 # ---- Two actions a turn -----------------------------------------------------------------------
 def test_two_actions_then_everybody_draws_back_to_eight_and_the_next_player_acts():
     st = rules.setup(3, 5)
-    cards = [a for a in rules.legal_actions(st, 0) if a["type"] == "card" and "column" in a]
-    st = rules.apply(st, 0, cards[0])
-    assert st["active"] == 0 and st["actions_left"] == 1
-    assert rules.view(st, 0)["prompt"] == "Your turn: action 2 of 2"
-    st = act(st, 0, type="pass")
-    assert st["active"] == 1 and st["actions_left"] == 2 and st["turn"] == 2
+    start = st["active"]
+    cards = [a for a in rules.legal_actions(st, start) if a["type"] == "card" and "column" in a]
+    st = rules.apply(st, start, cards[0])
+    assert st["active"] == start and st["actions_left"] == 1
+    assert rules.view(st, start)["prompt"] == "Your turn: action 2 of 2"
+    st = act(st, start, type="pass")
+    assert st["active"] == (start + 1) % 3 and st["actions_left"] == 2 and st["turn"] == 2
     assert [len(h) for h in st["hands"]] == [8, 8, 8]
 
 
@@ -179,7 +198,8 @@ def test_a_scorer_without_the_colour_is_still_asked_with_no_as_the_only_answer()
         T@1g - T - T - T - T - T - T - T
     """, hands={0: "gg", 1: "bb"})
     st = act(st, 0, type="card", colour="green", column=0)
-    assert rules.legal_actions(st, 1) == [{"type": "no_score"}]
+    answers = [a for a in rules.legal_actions(st, 1) if a["type"] != "standing"]
+    assert answers == [{"type": "no_score"}] and not rules.forced(st, 1, answers)
     with pytest.raises(IllegalAction, match="only if you hold one"):
         act(st, 1, type="score", colour="green")
 

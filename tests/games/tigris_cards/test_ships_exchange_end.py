@@ -145,10 +145,10 @@ def test_the_game_ends_when_one_real_treasure_is_left_on_the_table():
     assert rules.result(st)["treasures"]["1"] == 1
 
 
-def test_a_whole_round_of_passing_ends_a_frozen_game():
+def test_version_1_a_whole_round_of_passing_ends_a_frozen_game():
     st = position("""
         T - T - T - T - T - T - T - T
-    """, players=2, hands={0: "k", 1: "k"})
+    """, players=2, hands={0: "k", 1: "k"}, version=1)
     for seat in (0, 0, 1, 1):
         assert not st["over"]
         st = act(st, seat, type="pass")
@@ -158,10 +158,8 @@ def test_a_whole_round_of_passing_ends_a_frozen_game():
 FULL_TABLE = "T g " * 7 + "T\n" + "\n".join(["k g r b k g r b"] * 8)
 
 
-def test_a_full_table_ends_the_game_at_the_end_of_the_turn():
-    # [ruling] with every column and gap full no card can be placed; a player moving a
-    # leader back and forth must not keep the game open for ever
-    st = position(FULL_TABLE, players=2, hands={0: "kkggrrbb", 1: "kkggrrbb"})
+def test_version_1_a_full_table_ends_the_game_at_the_end_of_the_turn():
+    st = position(FULL_TABLE, players=2, hands={0: "kkggrrbb", 1: "kkggrrbb"}, version=1)
     actions = rules.legal_actions(st, 0)
     assert not [a for a in actions if a["type"] == "card"]
     leader = next(a for a in actions if a["type"] == "leader")
@@ -172,13 +170,71 @@ def test_a_full_table_ends_the_game_at_the_end_of_the_turn():
     assert rules.result(st)["end"] == "table_full"
 
 
-def test_a_table_with_one_open_column_goes_on():
-    drawing = FULL_TABLE.rsplit("\n", 1)[0] + "\nk g r b k g r -"
-    st = position(drawing, players=2, hands={0: "kkggrrbb", 1: "kkggrrbb"})
-    assert any(a["type"] == "card" for a in rules.legal_actions(st, 0))
+def test_a_full_table_alone_does_not_end_the_game():
+    """A catastrophe can open a place and conflicts can empty columns: the game goes on."""
+    st = position(FULL_TABLE, players=2, hands={0: "kkggrrbb", 1: "kkggrrbb"})
+    leader = next(a for a in rules.legal_actions(st, 0) if a["type"] == "leader")
+    st = rules.apply(st, 0, leader)
+    st = act(st, 0, type="pass")
+    assert not st["over"] and st["active"] == 1 and st["quiet_turns"] == 1
+    catastrophe = next(a for a in rules.legal_actions(st, 1) if a["type"] == "catastrophe")
+    st = rules.apply(st, 1, catastrophe)            # the column now has room for a card
+    st = act(st, 1, type="card", colour="black", column=catastrophe["column"])
+    while st["pending"]["kind"] != "action":        # a point offered, a ship: declined
+        seat = st["pending"]["seat"]
+        st = rules.apply(st, seat, next(a for a in rules.legal_actions(st, seat)
+                                        if a["type"] in ("no_score", "no_ship")))
+    assert not st["over"] and st["quiet_turns"] == 0 and st["active"] == 0
+
+
+def test_a_full_round_of_turns_without_a_card_leaving_a_hand_ends_the_game():
+    st = position("""
+        T - T - T - T - T - T - T - T
+    """, players=3, hands={0: "k", 1: "k", 2: "k"})
+    for seat in (0, 0, 1, 1):
+        st = act(st, seat, type="pass")
+    assert not st["over"] and st["quiet_turns"] == 2 and rules.view(st, None)["quiet_turns"] == 2
+    st = act(st, 2, type="leader", colour="red", column=0, row=0)   # a leader is no card
+    st = act(st, 2, type="pass")
+    assert st["over"] and st["end"] == "stalled" and rules.result(st)["end"] == "stalled"
+
+
+def test_any_card_leaving_a_hand_starts_the_round_again():
+    st = position("""
+        T - T - T - T - T - T - T - T
+    """, players=2, hands={0: "kk", 1: "kk"})
     st = act(st, 0, type="pass")
     st = act(st, 0, type="pass")
-    assert not st["over"]
+    st = act(st, 1, type="card", colour="black", column=0)
+    st = act(st, 1, type="pass")
+    assert not st["over"] and st["quiet_turns"] == 0
+    st = act(st, 0, type="pass")
+    st = act(st, 0, type="pass")
+    assert not st["over"] and st["quiet_turns"] == 1
+    st = act(st, 1, type="pass")
+    st = act(st, 1, type="pass")
+    assert st["over"] and st["end"] == "stalled"
+
+
+def test_a_card_scored_from_hand_off_turn_counts_as_leaving_a_hand():
+    st = position("""
+        T@1g - T - T - T - T - T - T - T
+    """, players=2, hands={0: "", 1: "gg"}, deck=40)
+    st = act(st, 0, type="leader", colour="green", column=1, row=0)
+    st = act(st, 0, type="pass")
+    assert st["quiet_turns"] == 1
+    st = act(st, 1, type="pass")
+    st = act(st, 1, type="pass")
+    assert st["over"] and st["end"] == "stalled"
+    st = position("""
+        T@1g - T - T - T - T - T - T - T
+    """, players=2, hands={0: "g", 1: "gg"}, deck=40)
+    st = act(st, 0, type="card", colour="green", column=0)
+    st = act(st, 1, type="score", colour="green")
+    st = act(st, 0, type="pass")
+    st = act(st, 1, type="pass")
+    st = act(st, 1, type="pass")
+    assert not st["over"] and st["quiet_turns"] == 1
 
 
 # ---- Final score -------------------------------------------------------------------------------
