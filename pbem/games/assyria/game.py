@@ -14,6 +14,12 @@ PHASE_ACTIONS = {
 }
 
 
+# Actions after which an expansion's supply may end in famine (the seat's own, or the next
+# seat's expansion begun by them). Building a ziggurat replaces a hut and the flood clears the
+# rivers: those are not famine, and neither follows these actions.
+FAMINE_MAY_FOLLOW = ("column", "hut", "feed", "well", "end_wells")
+
+
 def phase_name(phase: str) -> str:
     return {
         "start": _("choosing start hexes"), "draft": _("the initial food draft"),
@@ -160,6 +166,29 @@ class Assyria:
                 "final_points": {str(s): p for s, p in enumerate(state["final"])}}
 
     def describe(self, state, seat: int, action: dict) -> str:
+        return self._action_line(state, seat, action) + self._famine_line(state, seat, action)
+
+    def _famine_line(self, state, seat: int, action: dict) -> str:
+        """The huts that famine sent back to stock in what this action set off: the seat's own
+        last feeding, or another seat's expansion that it began (the board is public)."""
+        if not isinstance(action, dict) or action.get("type") not in FAMINE_MAY_FOLLOW:
+            return ""
+        try:
+            after = self.apply(state, seat, action)
+        except IllegalAction:
+            return ""
+        lost: dict[int, list[str]] = {}
+        for h, owner in state["huts"].items():      # a hut leaves the board only by famine here
+            if after["huts"].get(h) != owner:
+                lost.setdefault(owner, []).append(h)
+        lines = [ngettext("Famine: {p}'s unfed hut on {hexes} went back to stock.",
+                          "Famine: {p}'s {n} unfed huts on {hexes} went back to stock.",
+                          len(hexes)).format(p=f"{{p{owner}}}", n=len(hexes),
+                                             hexes=", ".join(hexes))
+                 for owner, hexes in sorted(lost.items())]
+        return "".join(" " + line for line in lines)
+
+    def _action_line(self, state, seat: int, action: dict) -> str:
         p = f"{{p{seat}}}"
         kind = action.get("type") if isinstance(action, dict) else None
         bd = board(state["players"])

@@ -3,7 +3,7 @@ import pytest
 
 from pbem.games.assyria import rules
 from pbem.games.assyria import engine as R
-from pbem.games.base import IllegalAction
+from pbem.games.base import IllegalAction, speaking
 
 from .helpers import BLUE, GREEN, RED, YELLOW, act, cards, position
 
@@ -95,6 +95,36 @@ def test_example_reds_feeding_and_the_famine_of_hut_c():
     assert sorted(R.huts_of(state, RED)) == ["1,3", "2,3", "2,4"]
     assert [R.kind(c) for c in state["hands"][RED]] == ["palm-1"]
     assert state["played"] == {} and R.huts_in_stock(state, RED) == 7
+
+
+def test_the_famine_is_in_the_log_line_of_the_last_feeding_in_both_languages():
+    state = position(4, RED_FEEDING, phase="feed", active=RED, order=[RED, GREEN, YELLOW, BLUE])
+    state["hands"][RED] = cards("barley-2", "palm-1", "grape-3")
+    state["plows"][RED] = True
+    first = {"type": "feed", "card": "barley-2", "hex": [2, 4]}
+    assert "Famine" not in rules.describe(state, RED, first)
+    state = act(state, RED, **first)
+    state = act(state, RED, type="feed", card="plow", hex=[2, 3])
+    last = {"type": "feed", "card": "grape-3", "hex": [1, 3]}
+    line = rules.describe(state, RED, last)
+    assert line.endswith(" Famine: {p0}'s unfed hut on 2,5 went back to stock."), line
+    with speaking("hu"):
+        assert "Éhínség: {p0} ellátatlan kunyhója" in rules.describe(state, RED, last)
+        assert "2,5" in rules.describe(state, RED, last)
+
+
+def test_a_famine_that_another_seats_action_sets_off_is_in_that_line():
+    """Red ends its wells; Green's expansion begins with no hut to place and no card that can
+    feed: Green's two huts starve at once, inside Red's action."""
+    state = position(4, "1,4:R1 0,5:g 3,3:g 7,1:G1", phase="wells", active=RED,
+                     order=[RED, GREEN, YELLOW, BLUE], queue=[GREEN, YELLOW, BLUE])
+    state["hands"][GREEN] = []
+    state["huts"].update({h: GREEN for h in ("6,1", "6,2", "7,2", "8,0", "8,1", "5,2")})
+    state["dignitaries"]["lower"] = [GREEN] * 2          # 10 - 8 on the board - 2: none left
+    line = rules.describe(state, RED, {"type": "end_wells"})
+    assert line.startswith("{p0} built no more wells.")
+    assert "Famine: {p1}'s 8 unfed huts on " in line and "0,5" in line
+    assert "{p0}'s" not in line
 
 
 def test_feeding_finds_a_maximum_matching_where_greedy_starves_a_hut():
