@@ -29,7 +29,8 @@ STANDING = {
 # ---- Setup ("Előkészületek") ----------------------------------------------------------------
 # Rules versions: 1 began with seat 0 and also ended the game on a full table ("table_full")
 # or after a round of passes ("passing"); 2 draws the start player from the seed and ends a
-# stalled game after a full round of turns in which no card left any hand ("stalled").
+# stalled table: a full round of turns that left the table full and in which no card left any
+# hand ("stalled", see step_refill).
 def new_state(players: int, seed: int, options: dict, version: int = 2) -> dict:
     rng = random.Random(seed)
     deck = list(range(TREASURES, TOTAL_CARDS))
@@ -478,7 +479,8 @@ def step_refill(st: dict, step: dict) -> None:
         st["passing_turns"] = st["passing_turns"] + 1 if st["passes"] == ACTIONS_PER_TURN else 0
         st["passes"] = 0
     else:
-        st["quiet_turns"] = 0 if st["card_left_hand"] else st["quiet_turns"] + 1
+        stalled = not st["card_left_hand"] and table_full(st)
+        st["quiet_turns"] = st["quiet_turns"] + 1 if stalled else 0
         st["card_left_hand"] = False
     need = sum(HAND_SIZE - len(hand) for hand in st["hands"])
     if need > len(st["deck"]):
@@ -495,8 +497,11 @@ def step_refill(st: dict, step: dict) -> None:
         if st["passing_turns"] >= players:  # [ruling of version 1] a round of passing
             return end_game(st, "passing")
     elif st["quiet_turns"] >= players:
-        # [ruling] a full round of turns (every player one) in which no card left any hand:
-        # the table is stalled. Every other turn spends cards, so the deck end always comes.
+        # [ruling] a full round of turns (every player one) in which no card left any hand,
+        # each ending with no column or gap able to take a card: the table is stalled. A
+        # full table alone does not end the game: a catastrophe can open a place, conflicts
+        # spend cards. (A quiet turn on an open table does not count: else a round of leader
+        # placements, as in most openings, would end the game with the deck still full.)
         return end_game(st, "stalled")
     st["active"] = (active + 1) % players
     st["actions_left"] = ACTIONS_PER_TURN

@@ -135,7 +135,8 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
         "standing": dict(st["prefs"][seat]) if seat is not None else None,
         "decision": public_decision(st), "conflict": public_conflict(st),
         "real_treasures": sum(1 for column in st["columns"] if is_treasure(column[0]["card"])),
-        # turns in a row in which no card left any hand (a full round of them ends the game)
+        # turns in a row that left the table full and in which no card left any hand
+        # (a full round of them ends the game)
         "quiet_turns": st.get("quiet_turns"),
     }
     if over:

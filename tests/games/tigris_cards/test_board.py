@@ -140,7 +140,8 @@ def test_spectator_page_and_email_picture(app, client):
 
 def test_the_turn_page_speaks_hungarian(app, client):
     game, _ = store.create_game(RULES_NAME, players(2), seed=3)
-    token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
+    start = store.state_of(game)["active"]            # the start player is drawn from the seed
+    token = links.issue(app.config["SECRET_KEY"], game, start, 3600)
     page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)
     for words in ("Te következel: 1. akció a kettőből", "A kezedben", "Vezéreid", "katasztrófa",
                   "Húzópakli", "Előre megadott válaszok", "kérdezz meg"):
@@ -204,7 +205,8 @@ def test_labels_are_instructions_and_exist_in_hungarian(app):
 
 def test_buttons_on_the_hungarian_turn_page_are_instructions(app, client):
     game, _ = store.create_game(RULES_NAME, players(2), seed=3)
-    token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
+    start = store.state_of(game)["active"]            # the start player is drawn from the seed
+    token = links.issue(app.config["SECRET_KEY"], game, start, 3600)
     page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)
     assert ">Passzold ezt az akciót</button>" in page
     assert "passzolt egy akciót" not in page

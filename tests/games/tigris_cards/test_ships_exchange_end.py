@@ -187,54 +187,55 @@ def test_a_full_table_alone_does_not_end_the_game():
     assert not st["over"] and st["quiet_turns"] == 0 and st["active"] == 0
 
 
-def test_a_full_round_of_turns_without_a_card_leaving_a_hand_ends_the_game():
-    st = position("""
-        T - T - T - T - T - T - T - T
-    """, players=3, hands={0: "k", 1: "k", 2: "k"})
+def test_a_full_round_on_a_full_table_without_a_card_leaving_a_hand_ends_the_game():
+    st = position(FULL_TABLE, players=3, hands={0: "kg", 1: "rb", 2: "kk"})
     for seat in (0, 0, 1, 1):
         st = act(st, seat, type="pass")
     assert not st["over"] and st["quiet_turns"] == 2 and rules.view(st, None)["quiet_turns"] == 2
-    st = act(st, 2, type="leader", colour="red", column=0, row=0)   # a leader is no card
+    leader = next(a for a in rules.legal_actions(st, 2) if a["type"] == "leader")
+    st = rules.apply(st, 2, leader)                 # a leader is no card
     st = act(st, 2, type="pass")
     assert st["over"] and st["end"] == "stalled" and rules.result(st)["end"] == "stalled"
 
 
-def test_any_card_leaving_a_hand_starts_the_round_again():
+def test_a_catastrophe_that_leaves_a_place_open_starts_the_round_again():
+    st = position(FULL_TABLE, players=2, hands={0: "kk", 1: "kk"})
+    st = act(st, 0, type="pass")
+    st = act(st, 0, type="pass")
+    assert st["quiet_turns"] == 1
+    catastrophe = next(a for a in rules.legal_actions(st, 1) if a["type"] == "catastrophe")
+    st = rules.apply(st, 1, catastrophe)
+    st = act(st, 1, type="pass")                    # nobody filled the place: no stall yet
+    assert not st["over"] and st["quiet_turns"] == 0
+
+
+def test_quiet_turns_on_an_open_table_never_end_the_game():
+    """The opening: every player places two leaders and no card. The game goes on."""
     st = position("""
         T - T - T - T - T - T - T - T
     """, players=2, hands={0: "kk", 1: "kk"})
-    st = act(st, 0, type="pass")
-    st = act(st, 0, type="pass")
-    st = act(st, 1, type="card", colour="black", column=0)
-    st = act(st, 1, type="pass")
+    for seat, colour, column in ((0, "black", 0), (0, "green", 1), (1, "black", 2),
+                                 (1, "green", 3), (0, "red", 4), (0, "blue", 5)):
+        st = act(st, seat, type="leader", colour=colour, column=column, row=0)
     assert not st["over"] and st["quiet_turns"] == 0
-    st = act(st, 0, type="pass")
-    st = act(st, 0, type="pass")
-    assert not st["over"] and st["quiet_turns"] == 1
-    st = act(st, 1, type="pass")
-    st = act(st, 1, type="pass")
-    assert st["over"] and st["end"] == "stalled"
+    for seat in (1, 1, 0, 0, 1, 1):
+        st = act(st, seat, type="pass")
+    assert not st["over"]
 
 
-def test_a_card_scored_from_hand_off_turn_counts_as_leaving_a_hand():
-    st = position("""
-        T@1g - T - T - T - T - T - T - T
-    """, players=2, hands={0: "", 1: "gg"}, deck=40)
-    st = act(st, 0, type="leader", colour="green", column=1, row=0)
+def test_any_card_leaving_a_hand_starts_the_round_again():
+    st = position(FULL_TABLE, players=2, hands={0: "kk", 1: "rr"})
+    st = act(st, 0, type="pass")
     st = act(st, 0, type="pass")
     assert st["quiet_turns"] == 1
+    # seat 1 moves its priest next to seat 0's priest: an internal conflict spends red cards
+    column = st["columns"][2]
+    column[1]["leader"], column[2]["leader"] = [0, "red"], [1, "red"]
+    st = act(st, 1, type="leader", colour="red", column=2, row=3)
+    st = act(st, 1, type="commit", count=1)
+    st = act(st, 0, type="commit", count=0)
     st = act(st, 1, type="pass")
-    st = act(st, 1, type="pass")
-    assert st["over"] and st["end"] == "stalled"
-    st = position("""
-        T@1g - T - T - T - T - T - T - T
-    """, players=2, hands={0: "g", 1: "gg"}, deck=40)
-    st = act(st, 0, type="card", colour="green", column=0)
-    st = act(st, 1, type="score", colour="green")
-    st = act(st, 0, type="pass")
-    st = act(st, 1, type="pass")
-    st = act(st, 1, type="pass")
-    assert not st["over"] and st["quiet_turns"] == 1
+    assert not st["over"] and st["quiet_turns"] == 0 and st["active"] == 0
 
 
 # ---- Final score -------------------------------------------------------------------------------
