@@ -8,6 +8,8 @@ and the same events are automatic. A seat's standing answer answers for it in bo
 (Assyria keeps nothing hidden in a player's holdings: its cards lie face up.)"""
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from pbem import store
@@ -191,3 +193,27 @@ def test_cards_standing_answers_answer_whatever_the_hand(app):
     seen = same_for_both("tigris_cards", make, ["gb", "bb"],
                          [(0, {"type": "card", "colour": "green", "column": 0})])
     assert seen == [([0], [(0, False)])]
+
+
+# ---- The Tigris turn page shows the standing answer, and its button, in both languages --------
+
+def test_tigris_turn_page_shows_the_standing_answer_and_its_button(app, client):
+    from pbem import links
+    game, _ = store.create_game("tigris", seats(2), seed=5)
+    token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
+    page = html.unescape(client.get(f"/turn/{token}").get_data(as_text=True))
+    assert "Standing answer for revolts and wars on other players' turns:" in page
+    assert "<strong>ask me</strong>" in page
+    assert ">From now on, never commit tiles in conflicts on other players' turns</button>" \
+        in page
+    hu = html.unescape(client.get(f"/turn/{token}?lang=hu").get_data(as_text=True))
+    assert "Előre megadott válasz mások körében zajló lázadásokra és háborúkra:" in hu
+    assert ">Mostantól mások körében soha ne adj be lapkát konfliktusban</button>" in hu
+    never = {"type": "standing", "decision": "support", "answer": "never"}
+    applied = store.append(game.id, 0, never, game.seq)
+    assert applied.events[0].summary == "{p0} left a standing answer for support in conflicts."
+    page = html.unescape(client.get(f"/turn/{token}?lang=en").get_data(as_text=True))
+    assert "<strong>never commit tiles, whatever you hold</strong>" in page
+    assert ">From now on, ask me in conflicts on other players' turns</button>" in page
+    other = links.issue(app.config["SECRET_KEY"], game, 1, 3600)
+    assert "never commit tiles" not in client.get(f"/turn/{other}?lang=en").get_data(as_text=True)
