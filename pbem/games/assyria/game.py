@@ -46,6 +46,11 @@ class Assyria:
     def to_act(self, state) -> list[int]:
         return [] if state["active"] is None else [state["active"]]
 
+    def forced(self, state, seat: int, actions: list[dict]) -> bool:
+        """A single option is always public here: cards lie face up, only the decks' order
+        is hidden, and no decision's options depend on it."""
+        return True
+
     def legal_actions(self, state, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
@@ -178,8 +183,9 @@ class Assyria:
         except IllegalAction:
             return ""
         lost: dict[int, list[str]] = {}
-        for h, owner in state["huts"].items():      # a hut leaves the board only by famine here
-            if after["huts"].get(h) != owner:
+        for h in board(state["players"]).order:     # the board's order, never the dict's
+            owner = state["huts"].get(h)
+            if owner is not None and after["huts"].get(h) != owner:  # only famine, here
                 lost.setdefault(owner, []).append(h)
         lines = [ngettext("Famine: {p}'s unfed hut on {hexes} went back to stock.",
                           "Famine: {p}'s {n} unfed huts on {hexes} went back to stock.",

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pbem.games.base import IllegalAction
+from pbem.games.base import IllegalAction, is_forced
 from pbem.games.tigris import rules
 from pbem.games.tigris.board import COLORS
 
@@ -42,6 +42,27 @@ def reshuffle_secrets(state: dict, seat, rng: random.Random) -> dict:
     return s
 
 
+def redeal_own(state: dict, seat: int, rng: random.Random) -> dict:
+    """The seat's own tiles dealt again from its hand and the bag, its hand size kept."""
+    s = copy.deepcopy(state)
+    pool = list(s["bag"]) + [c for c in COLORS for _ in range(s["hands"][seat][c])]
+    rng.shuffle(pool)
+    size = sum(s["hands"][seat].values())
+    s["hands"][seat] = {c: pool[:size].count(c) for c in COLORS}
+    s["bag"] = pool[size:]
+    return s
+
+
+def check_asked_alike(state: dict, rng: random.Random) -> None:
+    """A seat to decide is asked, or answered for, the same whatever its tiles are."""
+    seat = rules.to_act(state)[0]
+    for _ in range(3):
+        twin = redeal_own(state, seat, rng)
+        assert rules.to_act(twin) == [seat]
+        assert is_forced(rules, twin, seat, rules.legal_actions(twin, seat)) == \
+            is_forced(rules, state, seat, rules.legal_actions(state, seat)), state["pending"]
+
+
 def check_views(state: dict, rng: random.Random) -> None:
     for seat in list(range(state["players"])) + [None]:
         view = rules.view(state, seat)
@@ -72,6 +93,9 @@ def random_game(players: int, seed: int, options: dict | None = None):
         assert rules.load(json.loads(json.dumps(rules.dump(state)))) == state
         if len(log) % 3 == 0:
             check_views(state, rng)
+        if not state["over"] and state["pending"] and state["pending"]["kind"] in (
+                "revolt", "war"):
+            check_asked_alike(state, rng)
         assert len(log) < 3000, "a runaway game"
     check_views(state, rng)
     return state, log, kinds
