@@ -297,7 +297,7 @@ def pace_command(now):
     """Send the reminders and play the timeouts due now (also run by mail send and worker)."""
     counts = pace.run_pass(_parse_now(now))
     click.echo(f"{counts['reminders']} reminders, {counts['timeouts']} timeout moves, "
-               f"{counts['late']} late")
+               f"{counts['late']} late, {counts['digests']} digests")
 
 
 @mail_group.command("send")

@@ -70,6 +70,7 @@ class Seat(BaseModel):
     late_at = pw.DateTimeField(null=True)       # the deadline passed and was dealt with
     missed = pw.IntegerField(default=0)         # deadlines missed in a row
     dropped = pw.BooleanField(default=False)    # default moves are played as soon as asked
+    talk_mailed_upto = pw.IntegerField(default=0)  # table talk up to this Message.id was mailed
 
     class Meta:
         indexes = ((("game", "index"), True),)
@@ -167,4 +168,28 @@ class Vacation(BaseModel):
     away_until = pw.DateTimeField(null=True)
 
 
-MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat, Signup, OptOut, Vacation]
+class Message(BaseModel):
+    """Table talk: a short message by a seat, kept beside the log (never an event)."""
+    game = pw.ForeignKeyField(Game, backref="messages", on_delete="CASCADE")
+    seat = pw.IntegerField(null=True)
+    text = pw.TextField()
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "id"), False),)
+
+
+class PlayerSettings(BaseModel):
+    """What one email address chose on its home page (defaults when it has no row)."""
+    email = pw.CharField(max_length=254, unique=True)   # lower case
+    mail_mode = pw.CharField(max_length=10, default="each")   # each | digest
+    digest_hour = pw.IntegerField(default=7)             # UTC hour of the daily digest
+    last_digest_on = pw.DateField(null=True)
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "player_settings"
+
+
+MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
+          PlayerSettings]

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from . import links, optout
+from . import home, links, optout, talk
 from .games.base import speaking
 from .models import Event, Game, Outbox, Seat
 from .present import others_actions, presenter_for, results
@@ -47,6 +47,11 @@ def game_url(game: Game) -> str:
     return absolute(f"/games/{game.id}")
 
 
+def home_url(address: str) -> str:
+    """The recipient's home page: every game of that address (in every mail's footer)."""
+    return absolute(f"/me/{home.issue(current_app.config['SECRET_KEY'], address)}")
+
+
 def replay_url(token: str) -> str:
     return absolute(f"/replay/{token}")
 
@@ -68,7 +73,7 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, 
     if not recipient or optout.is_opted_out(recipient):
         return None                 # an address that opted out is sent nothing more
     context.update(game=game, base_url=current_app.config["BASE_URL"],
-                   optout_link=optout_url(recipient))
+                   optout_link=optout_url(recipient), home_link=home_url(recipient))
     return Outbox.create(
         message_id=_message_id(game, kind), game=game, seat=seat_index, kind=kind,
         recipient=recipient, subject=subject[:300],
@@ -161,10 +166,13 @@ def picture(presenter, **context) -> Markup:
 
 
 def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
-                   kind: str = "turn") -> str:
+                   kind: str = "turn") -> str | None:
     """Issue a fresh link for `seat` and mail it with what happened since its last turn, a
-    small picture of the board (the game's `email_template`) and what is asked."""
+    small picture of the board (the game's `email_template`) and what is asked. A player on a
+    daily digest gets no mail per turn: the digest lists the game (and issues its link)."""
     config = current_app.config
+    if kind == "turn" and home.wants_digest(seat.email):
+        return None
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     names = [s.name for s in seats]
     presenter = presenter_for(game.rules)
@@ -177,6 +185,7 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
               "turn", seat=seat, names=names, prompt=prompt, view=view, rules=rules,
               reminder=kind == "reminder", deadline=seat.deadline, dropped=seat.dropped,
               presenter=presenter, happened=_since_last_turn(game, seat, names),
+              messages=talk.unmailed(game, seat, names),
               picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
                               last_moves=_last_moves(game, seat, presenter, view)),
               link=turn_url(token), replay_link=replay_url(token),
@@ -197,6 +206,7 @@ def _game_over_mail(game, rules, state, seat, seats, result) -> None:
               summary=results.summary(result, names), view=view, presenter=presenter,
               picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),
               happened=_since_last_turn(game, seat, names), game_link=game_url(game),
+              messages=talk.unmailed(game, seat, names),
               replay_link=absolute(f"/games/{game.id}/replay"),
               record_link=absolute(f"/games/{game.id}/record.json"))
 
@@ -215,3 +225,53 @@ def host_notice(game: Game, seat: Seat, what: str) -> None:
         queue(game, None, f"host-{what}", game.host_email, f"[pbem] {title_of(game)}: {subject}",
               "host_notice", what=what, name=seat.name, drop_after=game.drop_after,
               on_timeout=game.on_timeout, game_link=game_url(game))
+
+
+# -- the daily digest ------------------------------------------------------------------------------
+
+def digest_pass(now) -> int:
+    """Send each address on a daily digest its digest, once a day after its chosen hour;
+    race-free (the day is claimed with a conditional update). The number of digests queued."""
+    from .database import write_transaction
+    queued = 0
+    for settings in home.digest_due(now):
+        with write_transaction():
+            if home.claim_digest(settings, now):
+                queued += send_digest(settings.email) is not None
+    return queued
+
+
+def send_digest(address: str) -> Outbox | None:
+    """One mail listing every game waiting for `address`, each with a fresh turn link, what
+    happened since and the messages; nothing when no game waits (inside a transaction)."""
+    from .games import RULES
+    config = current_app.config
+    entries, language = [], None
+    for seat in home.seats_of(address):
+        game = seat.game
+        rules = RULES.get(game.rules)
+        if game.status != "running" or rules is None:
+            continue
+        state = rules.load(game.state)
+        if seat.index not in rules.to_act(state):
+            continue
+        language = language or seat.language
+        seats = _seats(game)
+        names = [s.name for s in seats]
+        token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+        with in_language(seat.language):
+            view = rules.view(state, seat.index)
+            entries.append({"game": game, "title": title_of(game),
+                            "prompt": presenter_for(game.rules).subject(view) or _("Your turn"),
+                            "happened": _since_last_turn(game, seat, names),
+                            "messages": talk.unmailed(game, seat, names),
+                            "link": turn_url(token), "replay_link": replay_url(token)})
+        Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
+    if not entries:
+        return None
+    with in_language(language or "en"):
+        return queue(None, None, "digest", address,
+                     "[pbem] " + _("%(n)s games wait for you", n=len(entries))
+                     if len(entries) > 1 else f"[pbem] {entries[0]['title']}: {entries[0]['prompt']}",
+                     "digest", entries=entries, game_link=None,
+                     max_age_days=config["LINK_MAX_AGE"] // 86400)

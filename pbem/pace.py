@@ -27,7 +27,8 @@ class PaceError(ValueError):
 # -- the pass -----------------------------------------------------------------------------------
 
 def run_pass(now: dt.datetime | None = None) -> dict:
-    """Send the reminders and play (or report) the timeouts due at `now`; counts of each."""
+    """Send the reminders and play (or report) the timeouts due at `now`, then the daily
+    digests that are due; counts of each."""
     now = now or utcnow()
     counts = {"reminders": 0, "timeouts": 0, "late": 0, "dropped": 0}
     for game_id in _games_with_work(now):
@@ -35,6 +36,7 @@ def run_pass(now: dt.datetime | None = None) -> dict:
             game = _lock(game_id)
             if game is not None and game.status == "running":
                 settle(game, now, counts)
+    counts["digests"] = notify.digest_pass(now)
     return counts
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from . import clock, links, notify, validate
+from . import clock, links, notify, talk, validate
 from .database import is_sqlite, write_transaction
 from .games import RULES, IllegalAction, check_options
 from .games.base import LANGUAGES, _, is_forced, replayable_versions, set_up, speaking
@@ -338,9 +338,10 @@ def verify(game: Game) -> list[str]:
 
 # -- export and import ---------------------------------------------------------------------------
 
-def export(game: Game) -> dict:
-    """A JSON record of the whole game that `import_record` replays elsewhere (no emails)."""
-    return {
+def export(game: Game, messages: bool = True) -> dict:
+    """A JSON record of the whole game that `import_record` replays elsewhere (no emails);
+    with the players' table talk unless `messages` is False (the public record)."""
+    record = {
         "format": EXPORT_FORMAT, "format_version": 1, "rules": game.rules,
         "rules_version": game.rules_version, "title": game.title, "status": game.status,
         "seats": [{"name": s.name, "language": s.language}
@@ -350,6 +351,9 @@ def export(game: Game) -> dict:
         "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
     }
+    if messages:
+        record["messages"] = talk.export(game)
+    return record
 
 
 def _exported_event(e: Event) -> dict:
@@ -409,4 +413,5 @@ def import_record(record: dict) -> Game:
                          created_at=raw["created_at"], hash=prev)
         game.seq, game.head_hash = events[-1]["seq"], prev
         _save(game, rules, state)
+        talk.restore(game, record.get("messages"))
     return game

@@ -10,7 +10,7 @@ from ..present.titles import game_name, title_of
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, dev, games, health, host, optout, replay, signup, turn
+    from . import api, dev, games, health, home, host, optout, replay, signup, talk, turn
 
     app.register_blueprint(turn.bp)
     app.register_blueprint(api.bp)
@@ -20,6 +20,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(health.bp)
     app.register_blueprint(optout.bp)
     app.register_blueprint(signup.bp)
+    app.register_blueprint(talk.bp)
+    app.register_blueprint(home.bp)
     if app.config["ENV"] == "development":
         app.register_blueprint(dev.bp)
 
@@ -27,7 +29,7 @@ def register_blueprints(app: Flask) -> None:
     # made inside an outer app context (tests, commands) must choose its language afresh.
     app.before_request_funcs.setdefault(None, []).insert(0, flask_babel.refresh)
 
-    for status in (400, 403, 404, 405):
+    for status in (400, 403, 404, 405, 429):
         app.register_error_handler(status, error_page)
 
     app.add_template_filter(title_of)
@@ -48,7 +50,7 @@ def error_page(exc):
     from flask import render_template
     from flask_babel import gettext as _
     titles = {400: _("The request was not understood"), 403: _("Not allowed"),
-              404: _("Not found"), 405: _("Not allowed")}
+              404: _("Not found"), 405: _("Not allowed"), 429: _("Please wait a little")}
     code = getattr(exc, "code", 500) or 500
     if request.path.startswith("/api/"):
         from flask import jsonify

@@ -1,15 +1,16 @@
 """The JSON API: the turn page for bots and tests.
 
-GET /api/turn/<token> and POST /api/turn/<token> with {"seq": n, "action": {...}}.
+GET /api/turn/<token> and POST /api/turn/<token> with {"seq": n, "action": {...}};
+POST /api/turn/<token>/messages with {"text": "..."} (table talk, from any link of the seat).
 Errors: 400 malformed, 422 illegal, 409 stale seq, 403 bad token, 410 spent or expired.
 """
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from .. import links, store
+from .. import links, store, talk
 from ..games import IllegalAction
-from .common import check_link, check_link_to_act, parse_seq, turn_payload
+from .common import check_link, check_link_to_act, check_readable, parse_seq, turn_payload
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -50,3 +51,17 @@ def act(token):
     except IllegalAction as exc:
         return error(422, f"illegal action: {exc}")
     return jsonify(turn_payload(applied.game, access.seat, applied.state))
+
+
+@bp.post("/turn/<token>/messages")
+def post_message(token):
+    """Table talk: from any link the seat was sent (live, spent or its replay)."""
+    access = check_readable(token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or set(body) != {"text"}:
+        return error(400, "the body must be a JSON object {\"text\": \"...\"}")
+    try:
+        talk.post(access.game_id, access.seat, body["text"])
+    except talk.TalkError as exc:
+        return error(exc.status, str(exc))
+    return jsonify({"messages": talk.listing(store.get_game(access.game_id))}), 201

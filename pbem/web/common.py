@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from .. import clock, links, store
+from .. import clock, links, store, talk
 from ..models import Game, utcnow
 from ..present import action_key  # noqa: F401 - the turn page's form values
 
@@ -49,6 +49,7 @@ def turn_payload(game: Game, seat: int, state=None) -> dict:
         "view": rules.view(state, seat),
         "actions": rules.legal_actions(state, seat),
         "result": rules.result(state),
+        "messages": talk.listing(game),
     }
 
 

@@ -50,7 +50,7 @@ def record(game_id):
     game = _game(game_id)
     if game.status != "over":
         abort(403, _("A game's record is published when the game is over."))
-    response = jsonify(store.export(game))
+    response = jsonify(store.export(game, messages=False))  # table talk stays the players'
     response.headers["Content-Disposition"] = f'attachment; filename="pbem-game-{game.id}.json"'
     return response
 

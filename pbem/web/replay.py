@@ -14,7 +14,7 @@ from collections import OrderedDict
 from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext as _
 
-from .. import links, notify, store
+from .. import links, notify, store, talk
 from ..games.base import current_language
 from ..models import Event, Game
 from ..present import results
@@ -85,7 +85,8 @@ def player(token):
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
         abort(404, _("There is no such game."))
-    return render(game, seat=seat, base=f"/replay/{token}")
+    return render(game, seat=seat, base=f"/replay/{token}",
+                  talk_action=f"/turn/{token}/messages")
 
 
 def replay_access(token: str) -> tuple[int, int]:
@@ -103,7 +104,7 @@ def _step(game: Game) -> int:
     return 0
 
 
-def render(game: Game, seat: int | None, base: str):
+def render(game: Game, seat: int | None, base: str, talk_action: str | None = None):
     rules = store.rules_of(game)
     step = _step(game)
     state, event = state_at(game, step)
@@ -130,6 +131,7 @@ def render(game: Game, seat: int | None, base: str):
         holdings=holdings, step=step, last=game.seq, event=event, base=base,
         text=notify.fill_names(event.text(language), names) if event else "",
         nearby=nearby, over=over, summary=results.summary(result, names), playing=playing,
+        talk_action=talk_action, messages=talk.listing(game, names) if talk_action else [],
         to_act=rules.to_act(state), fragment=request.args.get("part") == "1",
         your_turn=seat is not None and seat in
         rules.to_act(store.state_of(game)))

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import clock, links, notify, pace, store
+from .. import clock, links, notify, pace, store, talk
 from ..database import write_transaction
 from ..games import IllegalAction
 from ..models import Link, Seat, utcnow
@@ -74,6 +74,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
                            view=payload["view"], presenter=presenter, choices=choices,
                            log=log, last_moves=last_moves, pick=pick,
                            message=message, error=error, done=done or [],
+                           messages=payload["messages"],
                            summary=results.summary(payload["result"], names),
                            clocks=clock.clocks(game, payload["to_act"], utcnow()),
                            token=request.view_args["token"]), status
@@ -162,6 +163,7 @@ def seat_page(game, access, already: bool, status: int = 200):
         newer_mailed=newest.created_at if newest is not None and newest.id != access.link.id
         else None,
         log=game_log(game, access.seat, names, current_language(), access.link.turn_seq),
+        messages=talk.listing(game, names),
         summary=results.summary(result, names), token=request.view_args["token"]), status
 
 

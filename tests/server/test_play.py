@@ -49,8 +49,8 @@ def test_play_to_the_end_through_the_json_api(app, client, smtp):
         assert player is not None, "nobody received a working link"
         page = client.get(f"/api/turn/{token}").get_json()
         assert set(page) == {"game", "rules", "seat", "seq", "to_act", "view", "actions", "result",
-                             "deadlines"}
-        assert page["deadlines"] == {}          # no pace: no deadlines
+                             "deadlines", "messages"}
+        assert page["deadlines"] == {} and page["messages"] == []   # no pace, no talk
         assert page["seat"] in page["to_act"] and page["actions"]
         answer = client.post(f"/api/turn/{token}",
                              json={"seq": page["seq"], "action": rng.choice(page["actions"])})

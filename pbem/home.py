@@ -1,0 +1,105 @@
+"""A player's home: one signed link per email address opens every game of that address.
+
+The link signs the (normalised) address with a salt of its own; it is mailed in the footer of
+every mail and on request at /me, whose answer never says whether an address has games. The
+address's settings (language, mail per decision or one digest a day) live in `PlayerSettings`.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from peewee import fn
+
+from . import links
+
+from .models import Game, PlayerSettings, Seat, utcnow
+
+HOME_SALT = "pbem.home-link.v1"
+MAIL_MODES = ("each", "digest")
+
+
+def normalise(address: str) -> str:
+    return (address or "").strip().lower()
+
+
+# -- the home link -----------------------------------------------------------------------------
+
+def issue(secret_key: str, address: str) -> str:
+    return URLSafeTimedSerializer(secret_key, salt=HOME_SALT).dumps({"e": normalise(address)})
+
+
+def check(secret_key: str, token: str, max_age: int) -> str:
+    """The address behind a home token, or LinkError (403 tampered, 410 expired)."""
+    try:
+        data = URLSafeTimedSerializer(secret_key, salt=HOME_SALT).loads(token, max_age=max_age)
+    except SignatureExpired:
+        raise links.LinkError(410, "expired", "This home link has expired: ask for a fresh "
+                                              "one at /me.") from None
+    except BadSignature:
+        raise links.LinkError(403, "tampered", "This home link is not valid.") from None
+    if not isinstance(data, dict) or not isinstance(data.get("e"), str) or "@" not in data["e"]:
+        raise links.LinkError(403, "tampered", "This home link is not valid.")
+    return data["e"]
+
+
+# -- an address's games and settings ------------------------------------------------------------
+
+def seats_of(address: str) -> list[Seat]:
+    """Every seat played from `address`, newest game first."""
+    address = normalise(address)
+    if not address:
+        return []
+    return list(Seat.select(Seat, Game).join(Game)
+                .where(fn.LOWER(Seat.email) == address).order_by(Game.id.desc()))
+
+
+def has_games(address: str) -> bool:
+    return bool(normalise(address)) and (
+        Seat.select().where(fn.LOWER(Seat.email) == normalise(address)).exists())
+
+
+def settings_of(address: str) -> PlayerSettings:
+    """The address's settings (unsaved defaults when it never chose any)."""
+    address = normalise(address)
+    found = PlayerSettings.get_or_none(PlayerSettings.email == address)
+    return found or PlayerSettings(email=address, mail_mode="each", digest_hour=7)
+
+
+def save_settings(address: str, language: str | None, mail_mode: str, digest_hour: int) -> None:
+    """Store the choices (the caller validated them); the language applies to every seat."""
+    address = normalise(address)
+    settings = settings_of(address)
+    settings.mail_mode, settings.digest_hour = mail_mode, digest_hour
+    if settings.id is None:
+        PlayerSettings.insert(email=address, mail_mode=mail_mode, digest_hour=digest_hour,
+                              created_at=utcnow()).on_conflict(
+            conflict_target=[PlayerSettings.email],
+            update={PlayerSettings.mail_mode: mail_mode,
+                    PlayerSettings.digest_hour: digest_hour}).execute()
+    else:
+        settings.save()
+    if language:
+        Seat.update(language=language).where(fn.LOWER(Seat.email) == address).execute()
+
+
+def wants_digest(address: str) -> bool:
+    found = PlayerSettings.get_or_none(PlayerSettings.email == normalise(address))
+    return found is not None and found.mail_mode == "digest"
+
+
+def digest_due(now: dt.datetime) -> list[PlayerSettings]:
+    """Addresses on a daily digest whose hour has come today and that have not had today's."""
+    today = now.date()
+    return [s for s in PlayerSettings.select().where(PlayerSettings.mail_mode == "digest")
+            if now.hour >= s.digest_hour and (s.last_digest_on is None or s.last_digest_on < today)]
+
+
+def claim_digest(settings: PlayerSettings, now: dt.datetime) -> bool:
+    """Take today's digest for this address; False when another pass already took it."""
+    today = now.date()
+    won = (PlayerSettings.update(last_digest_on=today)
+           .where(PlayerSettings.id == settings.id,
+                  PlayerSettings.last_digest_on.is_null() | (PlayerSettings.last_digest_on < today))
+           .execute())
+    return won == 1

@@ -1,0 +1,178 @@
+"""The player's home: /me asks for an address and mails its home link; the home link opens
+every game of that address, its settings, and a way into each game.
+
+The answer to /me is the same page with the same status for every address, so it never tells
+whether an address has games here.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request
+from flask_babel import gettext as _
+
+from .. import home, links, notify, store, talk
+from ..database import write_transaction
+from ..games.base import current_language
+from ..models import Outbox, Seat, utcnow
+from ..present import presenter_for, results
+from . import replay, turn
+
+bp = Blueprint("home", __name__)
+
+ADDRESS = re.compile(r"^[^@\s<>]{1,64}@[^@\s<>]{1,189}\.[^@\s<>]{1,60}$")
+LANGUAGES = ("en", "hu")
+
+
+@bp.errorhandler(links.LinkError)
+def link_error(exc: links.LinkError):
+    return render_template("link_error.html", error=exc, game=None, renewable=False), exc.status
+
+
+def _address(token: str) -> str:
+    config = current_app.config
+    return home.check(config["SECRET_KEY"], token, config["HOME_LINK_MAX_AGE"])
+
+
+def _seat(address: str, game_id: int) -> Seat:
+    """The address's seat in game `game_id`, or 404 (the same for a game it does not play)."""
+    for seat in home.seats_of(address):
+        if seat.game_id == game_id:
+            return seat
+    abort(404, _("There is no such game."))
+
+
+# -- asking for the home link ---------------------------------------------------------------------
+
+@bp.get("/me")
+def ask():
+    return render_template("home_ask.html", sent=False, error=None)
+
+
+@bp.post("/me")
+def send_link():
+    """Mail the home link to an address that plays here; the same answer for every address."""
+    address = home.normalise(request.form.get("email", ""))
+    if len(address) > 254 or not ADDRESS.match(address):
+        return render_template("home_ask.html", sent=False,
+                               error=_("Write a valid email address.")), 400
+    with write_transaction():
+        if home.has_games(address) and not _asked_recently(address):
+            with notify.in_language(_language_of(address)):
+                notify.queue(None, None, "home", address, "[pbem] " + _("All your games"),
+                             "home", game_link=None)
+    return render_template("home_ask.html", sent=True, error=None)
+
+
+def _asked_recently(address: str) -> bool:
+    since = utcnow() - dt.timedelta(seconds=current_app.config["RENEW_INTERVAL"])
+    return (Outbox.select().where(Outbox.kind == "home", Outbox.recipient == address,
+                                  Outbox.created_at > since).exists())
+
+
+def _language_of(address: str) -> str:
+    seats = home.seats_of(address)
+    return seats[0].language if seats else current_language()
+
+
+# -- the home page ----------------------------------------------------------------------------------
+
+@bp.get("/me/<token>")
+def show(token):
+    address = _address(token)
+    entries = [_entry(seat) for seat in home.seats_of(address)]
+    return render_template("home.html", token=token, address=address,
+                           waiting=[e for e in entries if e["your_turn"]],
+                           running=[e for e in entries if e["running"] and not e["your_turn"]],
+                           finished=[e for e in entries if not e["running"]],
+                           settings=home.settings_of(address), saved=request.args.get("saved"),
+                           language_now=_language_of(address))
+
+
+def _entry(seat: Seat) -> dict:
+    """One game of the home page: who plays, whose turn, the result."""
+    game = seat.game
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    names = store.names_of(game)
+    to_act = rules.to_act(state)
+    result = rules.result(state)
+    return {"game": game, "seat": seat.index, "names": names, "to_act": to_act,
+            "running": game.status == "running", "your_turn": seat.index in to_act,
+            "summary": results.summary(result, names) if result else None,
+            "messages": len(talk.listing(game, names))}
+
+
+@bp.post("/me/<token>/settings")
+def settings(token):
+    address = _address(token)
+    form = request.form
+    language = form.get("language", "")
+    mode = form.get("mail_mode", "each")
+    hour = form.get("digest_hour", "7")
+    if language not in LANGUAGES or mode not in home.MAIL_MODES or not (
+            hour.isascii() and hour.isdigit() and 0 <= int(hour) <= 23):
+        abort(400, _("Choose a language, a way to receive mail and an hour between 0 and 23."))
+    with write_transaction():
+        home.save_settings(address, language, mode, int(hour))
+    return redirect(f"/me/{token}?saved=1&lang={language}", code=303)
+
+
+# -- one game from the home page ------------------------------------------------------------------
+
+@bp.get("/me/<token>/games/<int:game_id>")
+def game_page(token, game_id):
+    """The seat's view of one game, read-only: board, its own holdings, the log, the talk."""
+    address = _address(token)
+    seat = _seat(address, game_id)
+    game = store.get_game(game_id)
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    names = store.names_of(game)
+    to_act = rules.to_act(state)
+    result = rules.result(state)
+    return render_template(
+        "home_game.html", token=token, game=game, seat=seat.index, names=names, to_act=to_act,
+        view=rules.view(state, seat.index), presenter=presenter_for(game.rules),
+        payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
+        choices=[], summary=results.summary(result, names), messages=talk.listing(game, names),
+        log=turn.game_log(game, seat.index, names, current_language()))
+
+
+@bp.post("/me/<token>/games/<int:game_id>/play")
+def play(token, game_id):
+    """Play now: a fresh turn link for this seat (spending the mailed one), then the turn."""
+    address = _address(token)
+    seat = _seat(address, game_id)
+    config = current_app.config
+    with write_transaction():
+        game = store._locked_game(game_id)
+        rules = store.rules_of(game)
+        if game.status != "running" or seat.index not in rules.to_act(rules.load(game.state)):
+            return redirect(f"/me/{token}/games/{game_id}", code=303)
+        fresh = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+    return redirect(f"/turn/{fresh}", code=303)
+
+
+@bp.get("/me/<token>/games/<int:game_id>/replay")
+def replay_page(token, game_id):
+    address = _address(token)
+    seat = _seat(address, game_id)
+    return replay.render(store.get_game(game_id), seat=seat.index,
+                         base=f"/me/{token}/games/{game_id}/replay",
+                         talk_action=f"/me/{token}/games/{game_id}/messages")
+
+
+@bp.post("/me/<token>/games/<int:game_id>/messages")
+def post_message(token, game_id):
+    address = _address(token)
+    seat = _seat(address, game_id)
+    try:
+        talk.post(game_id, seat.index, request.form.get("text", ""))
+    except talk.TalkError as exc:
+        abort(exc.status, _("The message was not kept: write between 1 and %(n)s characters of "
+                            "plain text.", n=talk.MAX_LENGTH) if exc.status == 400 else
+              _("The message was not kept: you wrote several in the last minutes. "
+                "Please wait a little."))
+    return redirect(f"/me/{token}/games/{game_id}#talk", code=303)
