@@ -7,7 +7,7 @@ import re
 
 from pbem import home, mailer, notify, pace, store
 from pbem.models import Link, Outbox, PlayerSettings, Seat
-from tests.conftest import token_of
+from tests.conftest import LINK, token_of
 
 HOME = re.compile(r"http://pbem\.test/me/[A-Za-z0-9_.\-]+")
 ANN, BOB, CY = "ann@example.org", "bob@example.org", "cy@example.org"
@@ -74,7 +74,9 @@ def test_forged_home_links_are_refused(client, smtp):
 def test_play_now_opens_the_turn_and_spends_the_mailed_link(client, smtp):
     first, second, third = games_for_ann()
     mailer.send_due()
-    mailed = token_of(smtp.inbox.last_link("Ann@Example.org"))     # her link in the second game
+    second_mail = [m for m in smtp.inbox.messages if m["To"].lower() == ANN
+                   and f"{second.title}" in smtp.inbox.text(m) and "/turn/" in smtp.inbox.text(m)]
+    mailed = token_of(LINK.findall(smtp.inbox.text(second_mail[-1]))[-1])   # her link in game 2
     assert client.get(f"/api/turn/{mailed}").status_code == 200
     token = home_token(smtp)
     answer = client.post(f"/me/{token}/games/{second.id}/play")

@@ -27,7 +27,7 @@ from pbem.web import replay as replay_module
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@example.org", "language": lang}
            for n, lang in (("Ann", "en"), ("Bob", "hu"), ("Cy", "en"))]
-TOKEN = re.compile(r"/(turn|replay)/[A-Za-z0-9_.\-]+")
+TOKEN = re.compile(r"/(turn|replay|me)/[A-Za-z0-9_.\-]+")
 
 
 # -- scrambling what `seat` may not see --------------------------------------------------------------
@@ -290,9 +290,9 @@ def test_a_running_games_replay_shows_no_other_holdings(app, client, monkeypatch
     game, _ = store.create_game("duel", PLAYERS[:2], seed=5)
     real_render = replay_module.render
 
-    def everything(game, seat, base):
+    def everything(game, seat, base, **kwargs):
         game.status = "over"            # pretend: a finished game shows everything
-        return real_render(game, seat, base)
+        return real_render(game, seat, base, **kwargs)
     monkeypatch.setattr(replay_module, "render", everything)
     with pytest.raises(AssertionError, match="replay"):
         check_no_leak(client, app, game, random.Random(1), {"checks": 0, "changed": 0})
