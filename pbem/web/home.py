@@ -12,7 +12,7 @@ import re
 from flask import Blueprint, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import home, links, notify, store, talk
+from .. import home, links, notify, optout, pace, store, talk
 from ..database import write_transaction
 from ..games.base import current_language
 from ..models import Outbox, Seat, utcnow
@@ -87,7 +87,11 @@ def show(token):
                            running=[e for e in entries if e["running"] and not e["your_turn"]],
                            finished=[e for e in entries if not e["running"]],
                            settings=home.settings_of(address), saved=request.args.get("saved"),
-                           language_now=_language_of(address))
+                           language_now=_language_of(address), vacation=pace.vacation(address),
+                           opted_out=optout.is_opted_out(address),
+                           optout_link="/optout/" + optout.token(current_app.config["SECRET_KEY"],
+                                                                address),
+                           away_error=request.args.get("away_error"))
 
 
 def _entry(seat: Seat) -> dict:
@@ -100,6 +104,7 @@ def _entry(seat: Seat) -> dict:
     result = rules.result(state)
     return {"game": game, "seat": seat.index, "names": names, "to_act": to_act,
             "running": game.status == "running", "your_turn": seat.index in to_act,
+            "deadline": seat.deadline if seat.index in to_act and game.status == "running" else None,
             "summary": results.summary(result, names) if result else None,
             "messages": len(talk.listing(game, names))}
 
@@ -117,6 +122,26 @@ def settings(token):
     with write_transaction():
         home.save_settings(address, language, mode, int(hour))
     return redirect(f"/me/{token}?saved=1&lang={language}", code=303)
+
+
+@bp.post("/me/<token>/away")
+def away(token):
+    """A vacation of some days: the address's deadlines stand still meanwhile."""
+    address = _address(token)
+    raw = request.form.get("days", "")
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 366):
+        abort(400, _("Write a whole number of days, from 1 to the days left."))
+    try:
+        pace.go_away(address, int(raw))
+    except pace.PaceError:
+        abort(400, _("Write a whole number of days, from 1 to the days left."))
+    return redirect(f"/me/{token}?saved=1", code=303)
+
+
+@bp.post("/me/<token>/back")
+def back(token):
+    pace.come_home(_address(token))
+    return redirect(f"/me/{token}?saved=1", code=303)
 
 
 # -- one game from the home page ------------------------------------------------------------------

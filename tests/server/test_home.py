@@ -141,3 +141,19 @@ def test_the_digest_lists_every_waiting_game_once_a_day(client, smtp):
     assert {client.get(f"/api/turn/{t}").get_json()["game"] for t in tokens} == {first.id, second.id}
     assert third.title in text or "Bob" in text
     assert notify.digest_pass(day + dt.timedelta(days=1, hours=1)) == 1   # the next day again
+
+
+def test_vacation_from_the_home_page(client, smtp):
+    games_for_ann()
+    mailer.send_due()
+    token = home_token(smtp)
+    for bad in ("", "0", "-1", "1.5", "x", "٣", "400", "31"):
+        assert client.post(f"/me/{token}/away", data={"days": bad}).status_code == 400, bad
+    assert pace.vacation(ANN)["away_until"] is None
+    assert client.post(f"/me/{token}/away", data={"days": "5"}).status_code == 303
+    assert pace.vacation(ANN)["away_until"] is not None and pace.vacation(ANN)["left"] == 25
+    page = client.get(f"/me/{token}").get_data(as_text=True)
+    assert "You are away until" in page
+    assert client.post(f"/me/{token}/back").status_code == 303
+    assert pace.vacation(ANN)["away_until"] is None and pace.vacation(ANN)["left"] > 29
+    assert "Stop all mail to this address" in client.get(f"/me/{token}").get_data(as_text=True)
