@@ -105,7 +105,8 @@ def test_every_action_has_its_own_taps_and_they_are_on_the_page(pages):
                 assert action["type"] == "swap" or taps not in prefixes, action
     assert set(seen) == {"place_leader", "move_leader", "withdraw_leader", "place_tile",
                          "place_catastrophe", "swap", "pass", "commit", "choose_war",
-                         "build_monument", "decline_monument", "take_treasures"}, seen
+                         "build_monument", "decline_monument", "take_treasures",
+                         "standing"}, seen
 
 
 def test_buttons_are_only_for_decisions_that_need_no_place(pages):
@@ -115,7 +116,8 @@ def test_buttons_are_only_for_decisions_that_need_no_place(pages):
             for action in RULES_T.legal_actions(state, seat):
                 taps = presenter_for("tigris").taps(action, view)
                 tapped = action["type"] not in ("pass", "commit", "choose_war",
-                                                "decline_monument", "take_treasures")
+                                                "decline_monument", "take_treasures",
+                                                "standing")
                 assert bool(taps) == tapped, action
 
 
@@ -143,7 +145,8 @@ def test_button_labels_are_instructions_and_exist_in_hungarian(pages):
             assert en != hu, en                         # translated
         assert len({label for _, label in page_en}) == len(page_en), page_en
         assert len({label for _, label in page_hu}) == len(page_hu), page_hu
-    assert kinds == {"pass", "commit", "choose_war", "decline_monument", "take_treasures"}, kinds
+    assert kinds == {"pass", "commit", "choose_war", "decline_monument", "take_treasures",
+                     "standing"}, kinds
     flat = {label for page in english for _, label in page}
     assert {"Pass", "Commit 2 temples", "Commit no temples", "Build no monument"} <= flat, flat
 
@@ -277,7 +280,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
     expect(phone.locator("#confirm-says")).to_contain_text("a revolt follows")
     confirm(phone)
     assert "Revolt: commit red temple tiles as the attacker" in phone.content()
-    assert phone.locator("button[data-choice]").count() == 4          # 0 to 3 temples
+    assert phone.locator("button[data-choice]").count() == 5    # 0 to 3 temples, standing
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-5-revolt-bob-attacks")
     play_button(phone, "Commit 3 temples")
@@ -291,7 +294,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
     phone.goto(links_for(smtp, "ann@example.org")[-1])
     conflict = phone.locator(".tg-conflict").inner_text()
     assert "Támadó: Bob, erő: 1 + 3" in conflict and "Védekező: Ann, erő: 1" in conflict
-    assert phone.locator("button[data-choice]").count() == 3          # 0 to 2 temples
+    assert phone.locator("button[data-choice]").count() == 4    # 0 to 2 temples, standing
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-6-revolt-ann-defends-hu")
     play_button(phone, "Adj be 2 templomot")
