@@ -9,6 +9,7 @@ import socket
 import time
 
 from email import charset as email_charset
+from urllib.parse import urlsplit
 
 from flask import current_app
 from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_address
@@ -143,12 +144,23 @@ def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
     return kept
 
 
+def _thread_headers(row: Outbox) -> dict:
+    """In-Reply-To/References to the game's first mail to the same seat: a mail client keeps
+    a game's mail in one thread."""
+    if row.game_id is None:
+        return {}
+    domain = urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
+    root = notify.thread_root(row.game, row.seat, domain)
+    return {} if root == row.message_id else {"In-Reply-To": root, "References": root}
+
+
 def _message(row: Outbox) -> Message:
     unsubscribe = notify.optout_url(row.recipient)
     message = Message(subject=row.subject, recipients=[row.recipient], body=row.body_text,
                       html=row.body_html, sender=current_app.config["MAIL_SENDER"],
                       extra_headers={"List-Unsubscribe": f"<{unsubscribe}>",   # RFC 8058
-                                     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
+                                     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+                                     **_thread_headers(row)})
     message.msgId = row.message_id   # the same Message-ID on every attempt
     return message
 

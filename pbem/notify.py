@@ -60,10 +60,28 @@ def optout_url(recipient: str) -> str:
     return absolute("/optout/" + optout.token(current_app.config["SECRET_KEY"], recipient))
 
 
-def _message_id(game: Game | None, kind: str) -> str:
+def thread_root(game: Game, seat: int | None, domain: str) -> str:
+    """The Message-ID of a game's first mail to a seat (its invitation; the host's page mail
+    for seat None): made from the game alone, so that no column keeps it."""
+    who = "host" if seat is None else f"seat{seat}"
+    return f"<pbem.{game.id}.{who}.{game.created_at:%Y%m%d%H%M%S}@{domain}>"
+
+
+def _message_id(game: Game | None, kind: str, seat_index: int | None = None) -> str:
     domain = urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
+    if game is not None and kind in ("invite", "host"):
+        # the first mail of a game to someone: the one every later mail refers to
+        root = thread_root(game, seat_index, domain)
+        if not Outbox.select().where(Outbox.message_id == root).exists():
+            return root
     game_part = game.id if game is not None else 0
     return f"<pbem.{game_part}.{kind}.{secrets.token_hex(12)}@{domain}>"
+
+
+def subject(game: Game) -> str:
+    """Every mail of a game has the same subject, so that mail clients keep them together
+    (what each one asks is its first line)."""
+    return f"[pbem] {title_of(game)}"
 
 
 def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, subject: str,
@@ -75,7 +93,7 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str, 
     context.update(game=game, base_url=current_app.config["BASE_URL"],
                    optout_link=optout_url(recipient), home_link=home_url(recipient))
     return Outbox.create(
-        message_id=_message_id(game, kind), game=game, seat=seat_index, kind=kind,
+        message_id=_message_id(game, kind, seat_index), game=game, seat=seat_index, kind=kind,
         recipient=recipient, subject=subject[:300],
         body_text=render_template(f"emails/{template}.txt", **context),
         body_html=render_template(f"emails/{template}.html", **context))
@@ -96,15 +114,15 @@ def game_created(game: Game, host_token: str) -> None:
     """Invite every player; give the host the game's host link."""
     seats = _seats(game)
     names = [s.name for s in seats]
+    host = getattr(game, "host_name", "") or ""
     for seat in seats:
         with in_language(seat.language):
-            queue(game, seat.index, "invite", seat.email,
-                  f"[pbem] {title_of(game)}: " + _("you are invited"),
-                  "invite", seat=seat, names=names, game_link=game_url(game))
+            queue(game, seat.index, "invite", seat.email, subject(game),
+                  "invite", seat=seat, names=names, game_link=game_url(game), host=host,
+                  game_name=game_name(game.rules), own_title=_own_title(game))
     if game.host_email:
         with in_language(seats[0].language):
-            queue(game, None, "host", game.host_email,
-                  f"[pbem] {title_of(game)}: " + _("your host page"),
+            queue(game, None, "host", game.host_email, subject(game),
                   "host", names=names, host_link=host_url(host_token))
 
 
@@ -118,6 +136,11 @@ def signup_confirmation(signup, link: str) -> None:
               game_title=game_name(asked["rules"]), title=asked["title"],
               names=[p["name"] for p in asked["players"]],
               hours=current_app.config["SIGNUP_MAX_AGE"] // 3600)
+
+
+def _own_title(game: Game) -> str:
+    """The host's own title for the game ("" when it is the default one)."""
+    return "" if title_of(game).startswith(game_name(game.rules) + ":") else title_of(game)
 
 
 def after_change(game: Game, rules, state, before: list[int]) -> None:
@@ -165,6 +188,19 @@ def picture(presenter, **context) -> Markup:
         return Markup("")
 
 
+def holdings_lines(presenter, **context) -> list[str]:
+    """The seat's own holdings as plain lines (the game's `holdings_text_template`), for both
+    parts of a turn mail; like the picture, a failure never stops a move."""
+    if not presenter.holdings_text_template:
+        return []
+    try:
+        text = render_template(presenter.holdings_text_template, presenter=presenter, **context)
+    except Exception:  # noqa: BLE001 - the mail goes out without the holdings
+        current_app.logger.exception("the holdings %s failed", presenter.holdings_text_template)
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
                    kind: str = "turn") -> str | None:
     """Issue a fresh link for `seat` and mail it with what happened since its last turn, a
@@ -181,15 +217,16 @@ def send_turn_mail(game: Game, rules, state, seat: Seat, seats: list[Seat],
         prompt = presenter.subject(view) or _("Your turn")
         if kind == "reminder":
             prompt = _("Reminder: %(prompt)s", prompt=prompt)
-        queue(game, seat.index, kind, seat.email, f"[pbem] {title_of(game)}: {prompt}",
+        queue(game, seat.index, kind, seat.email, subject(game),
               "turn", seat=seat, names=names, prompt=prompt, view=view, rules=rules,
               reminder=kind == "reminder", deadline=seat.deadline, dropped=seat.dropped,
               presenter=presenter, happened=_since_last_turn(game, seat, names),
               messages=talk.unmailed(game, seat, names),
               picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
                               last_moves=_last_moves(game, seat, presenter, view)),
+              holdings=holdings_lines(presenter, view=view, names=names, seat=seat.index),
               link=turn_url(token), replay_link=replay_url(token),
-              max_age_days=config["LINK_MAX_AGE"] // 86400, game_link=game_url(game))
+              max_age_days=max(1, -(-config["LINK_MAX_AGE"] // 86400)), game_link=game_url(game))
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     return token
 
@@ -200,8 +237,7 @@ def _game_over_mail(game, rules, state, seat, seats, result) -> None:
     presenter = presenter_for(game.rules)
     with in_language(seat.language):
         view = rules.view(state, seat.index)
-        queue(game, seat.index, "over", seat.email,
-              f"[pbem] {title_of(game)}: " + _("the game is over"),
+        queue(game, seat.index, "over", seat.email, subject(game),
               "over", seat=seat, names=names, ranking=ranking, result=result,
               summary=results.summary(result, names), view=view, presenter=presenter,
               picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),

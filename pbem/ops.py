@@ -250,10 +250,7 @@ def reissue_host_link(game: Game, secret_key: str, mail: bool) -> str:
         if mail and game.host_email:
             seats = list(game.seats.order_by(Seat.index))
             with notify.in_language(seats[0].language if seats else "en"):
-                from flask_babel import gettext as _
-                from .present.titles import title_of
-                notify.queue(game, None, "host", game.host_email,
-                             f"[pbem] {title_of(game)}: " + _("your host page"), "host",
+                notify.queue(game, None, "host", game.host_email, notify.subject(game), "host",
                              names=[s.name for s in seats], host_link=notify.host_url(token))
     return notify.host_url(token)
 

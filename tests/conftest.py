@@ -55,6 +55,12 @@ class Inbox:
     def text(message) -> str:
         return message.get_body(preferencelist=("plain",)).get_content()
 
+    @classmethod
+    def headline(cls, message) -> str:
+        """A mail's first line: what it asks or says (the subject is the game's, the same for
+        all its mail)."""
+        return next(line for line in cls.text(message).splitlines() if line.strip())
+
     def links_for(self, address) -> list[str]:
         return [link for m in self.to(address) for link in LINK.findall(self.text(m))]
 

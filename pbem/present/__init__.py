@@ -44,6 +44,7 @@ class Presenter:
     # the confirm bar also says what the chosen move sets off (its log line, played through):
     # for games whose moves score or start conflicts that the instruction cannot tell
     says_outcome: bool = False
+    holdings_text_template: str | None = None  # the seat's own holdings as plain lines (mail)
 
     def taps(self, action: dict, view: dict) -> list[str]:
         """The data-tap tokens that choose `action`, in order; [] means "a button"."""

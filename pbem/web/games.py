@@ -1,7 +1,7 @@
 """Public pages: the list of games, each game's spectator page and record (a new game: signup.py)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, render_template
+from flask import Blueprint, abort, current_app, jsonify, render_template
 from flask_babel import gettext as _
 
 from .. import clock, notify, store
@@ -18,6 +18,14 @@ bp = Blueprint("games", __name__)
 def index():
     running = Game.select().where(Game.status == "running").order_by(Game.id.desc()).limit(50)
     return render_template("index.html", running=running, rules=RULES)
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for it on every site: a small icon rather than a 404 in every log."""
+    response = current_app.send_static_file("favicon.ico")
+    response.headers["Cache-Control"] = "public, max-age=604800"
+    return response
 
 
 @bp.get("/games")

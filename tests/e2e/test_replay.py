@@ -38,7 +38,7 @@ def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     game = play_at_random(game, 2000, random.Random(6))
     assert game.status == "over"
     live.deliver()
-    over = [m for m in smtp.inbox.to("over-ann@example.org") if "over" in m["Subject"]]
+    over = [m for m in smtp.inbox.to("over-ann@example.org") if "over" in smtp.inbox.headline(m)]
     link = REPLAY.findall(smtp.inbox.text(over[-1]))[-1]
     assert link.endswith(f"/games/{game.id}/replay")
 

@@ -148,7 +148,8 @@ def test_button_labels_are_instructions_and_exist_in_hungarian(pages):
     assert kinds == {"pass", "commit", "choose_war", "decline_monument", "take_treasures",
                      "standing"}, kinds
     flat = {label for page in english for _, label in page}
-    assert {"Pass", "Commit 2 temples", "Commit no temples", "Build no monument"} <= flat, flat
+    assert {"Commit 2 temples", "Commit no temples", "Build no monument"} <= flat, flat
+    assert flat & {"Pass: end your turn without acting", "Pass: end your turn"}, flat
 
 
 def test_the_swap_confirms_the_colours_it_gives_back(pages):
@@ -222,7 +223,7 @@ def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, ph
     game, _ = store.create_game("tigris", PLAYERS, seed=SEED)
     live.deliver()
     mail = smtp.inbox.to("ann@example.org")[-1]
-    assert "Your turn" in mail["Subject"]
+    assert "Your turn" in smtp.inbox.headline(mail)
     picture = mail.get_body(preferencelist=("html",)).get_content()
     assert picture.count("bgcolor=") == 16 * 11 and "<svg" not in picture
 
@@ -288,7 +289,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
 
     live.deliver()
     mail = smtp.inbox.to("ann@example.org")[-1]                      # Ann reads Hungarian
-    assert "Belső konfliktus: adj be piros lapkákat (templom) védekezőként" in mail["Subject"]
+    assert "Belső konfliktus: adj be piros lapkákat (templom) védekezőként" in smtp.inbox.headline(mail)
     assert ("Bob 3 piros lapkát adott be támadóként a belső konfliktusban"
             in smtp.inbox.text(mail))
     phone.goto(links_for(smtp, "ann@example.org")[-1])

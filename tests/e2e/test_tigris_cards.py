@@ -116,7 +116,7 @@ def test_place_a_card_by_tapping_and_score_from_hand(live, smtp, phone):
     # the point is Ann's to take: she is emailed, and scores from that link
     live.deliver()
     mails = smtp.inbox.to(ANN)
-    assert "Score a red point" in mails[-1]["Subject"]
+    assert "Score a red point" in smtp.inbox.headline(mails[-1])
     phone.goto(links_to(smtp, ANN)[-1])
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris_cards-5-ann-scores-on-bobs-turn")

@@ -72,7 +72,8 @@ def what(state: dict, seat: int, action: dict) -> str:
         return _("{p} left a standing answer for support in conflicts").format(p=who)
     if kind == "take_treasures":
         squares = ", ".join(label(from_rc(rc)) for rc in action["at"])
-        return _("{p}'s trader took {n} treasure(s) from {squares}").format(
+        return ngettext("{p}'s trader took {n} treasure from {squares}",
+                        "{p}'s trader took {n} treasures from {squares}", len(action["at"])).format(
             p=who, n=len(action["at"]), squares=squares)
     return _("{p} acted").format(p=who)
 

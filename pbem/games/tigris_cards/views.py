@@ -1,7 +1,7 @@
 """What a seat may see, and one public line for each action."""
 from __future__ import annotations
 
-from pbem.games.base import _
+from pbem.games.base import _, ngettext
 
 from .cards import COLOURS, face_of, is_treasure
 from .scoring import colour_counts, final_ranking
@@ -201,7 +201,10 @@ def describe(st: dict, seat: int, action: dict) -> str:
         return _("{p} did not buy a ship.").format(p=who)
     if kind == "commit":
         attacker = bool(st["conflict"]) and seat == st["conflict"]["attacker"]
-        return _("{p} committed {n} {colour} card(s) {as_role}.").format(
+        if action["count"] == 0:
+            return _("{p} committed no support {as_role}.").format(p=who, as_role=as_role(attacker))
+        return ngettext("{p} committed {n} {colour} card {as_role}.",
+                        "{p} committed {n} {colour} cards {as_role}.", action["count"]).format(
             p=who, n=action["count"], colour=colour, as_role=as_role(attacker))
     if kind == "conflict":
         return _("{p} chose to settle the {colour} conflict next.").format(p=who, colour=colour)

@@ -161,6 +161,8 @@ class AssyriaPresenter(Presenter):
     dignitary_price = DIGNITARY_PRICE
     influence = INFLUENCE
     max_camels = MAX_CAMELS
+    holdings_text_template = "games/assyria/holdings.txt"
+    card_name = staticmethod(card_name)
     hex_token = staticmethod(hex_token)
     card_parts = staticmethod(card_parts)
     words = staticmethod(words)

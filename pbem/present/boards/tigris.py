@@ -52,6 +52,17 @@ def kind_name(color: str) -> str:
             "black": _("settlement")}[color]
 
 
+def tiles_of(color: str, n: int) -> str:
+    """"2 temples": tiles of one colour, by the kind the rulebook names."""
+    if color == "red":
+        return ngettext("%(num)s temple", "%(num)s temples", n)
+    if color == "blue":
+        return ngettext("%(num)s farm", "%(num)s farms", n)
+    if color == "green":
+        return ngettext("%(num)s market", "%(num)s markets", n)
+    return ngettext("%(num)s settlement", "%(num)s settlements", n)
+
+
 def leader_name(name: str) -> str:
     return {"king": _("king"), "priest": _("priest"), "farmer": _("farmer"),
             "trader": _("trader")}[name]
@@ -155,6 +166,7 @@ class TigrisPresenter(Presenter):
     public_template = "games/tigris/public.html"
     email_template = "games/tigris/email.html"
     says_outcome = True         # a tile or leader may score, start a revolt, a war, a monument
+    holdings_text_template = "games/tigris/holdings.txt"
 
     cell, margin, cols, rows, letters = CELL, MARGIN, COLS, ROWS, LETTERS
     fill, colors, dynasties, leader_order = FILL, COLORS, DYNASTIES, LEADER_ORDER
@@ -193,7 +205,10 @@ class TigrisPresenter(Presenter):
         if kind in PLACING:
             return placing_label(action, view)
         if kind == "pass":
-            return _("Pass")
+            # passing ends the turn: on the first action, the second one goes too
+            if view.get("actions_done", 0) == 0:
+                return _("Pass: end your turn without acting")
+            return _("Pass: end your turn")
         if kind == "decline_monument":
             return _("Build no monument")
         if kind == "choose_war":
@@ -343,6 +358,16 @@ class TigrisPresenter(Presenter):
     def player(self, view: dict, seat) -> dict | None:
         players = view.get("players") or []
         return players[seat] if seat is not None and 0 <= seat < len(players) else None
+
+    def hand_items(self, view: dict) -> list[tuple[str, int]]:
+        """The tiles behind the seat's screen as (colour, how many), colours it has none of
+        left out (so a list of them needs no separator for a missing colour)."""
+        hand = view.get("hand") or {}
+        return [(c, hand[c]) for c in COLORS if hand.get(c)]
+
+    def hand_words(self, view: dict) -> str:
+        """"2 temples · 1 farm": the tiles behind the screen, in words."""
+        return " · ".join(tiles_of(c, n) for c, n in self.hand_items(view))
 
     def score_line(self, points: dict) -> list[tuple[str, int]]:
         return [(c, points.get(c, 0)) for c in COLORS]

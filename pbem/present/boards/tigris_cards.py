@@ -81,6 +81,7 @@ class TigrisCardsPresenter(Presenter):
 
     fill = FILL
     colours = COLOURS
+    holdings_text_template = "games/tigris_cards/holdings.txt"
     standing_order = STANDING_ORDER
 
     # ---- taps --------------------------------------------------------------------------------
