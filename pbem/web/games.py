@@ -1,7 +1,10 @@
 """Public pages: the list of games, each game's spectator page and record (a new game: signup.py)."""
 from __future__ import annotations
 
+import datetime as dt
+
 from flask import Blueprint, abort, current_app, jsonify, render_template
+from flask_babel import format_timedelta
 from flask_babel import gettext as _
 
 from .. import clock, notify, store
@@ -17,7 +20,36 @@ bp = Blueprint("games", __name__)
 @bp.get("/")
 def index():
     running = Game.select().where(Game.status == "running").order_by(Game.id.desc()).limit(50)
-    return render_template("index.html", running=running, rules=RULES)
+    return render_template("index.html", running=[_listing(g) for g in running], rules=RULES)
+
+
+def _listing(game: Game) -> dict:
+    """What a list of games says of one: its players, who is to act (or who won), and how
+    long it has waited since its last move, in words ("3 days")."""
+    names = store.names_of(game)
+    to_act, winners = [], []
+    try:
+        rules = store.rules_of(game)
+    except store.NotFound:             # an imported game whose rules this server lacks
+        rules = None
+    if rules is not None:
+        state = rules.load(game.state)
+        to_act = rules.to_act(state)
+        result = rules.result(state) if game.status == "over" else None
+        ranking = (result or {}).get("ranking") or [[]]
+        winners = [names[s] for s in ranking[0] if s < len(names)]
+    last = (store.Event.select(store.Event.created_at)
+            .where(store.Event.game == game, store.Event.seq == game.seq).scalar())
+    waited = None
+    if last:
+        try:
+            waited = utcnow() - dt.datetime.fromisoformat(last).replace(tzinfo=None)
+        except ValueError:
+            waited = None
+    return {"game": game, "names": names, "to_act": [names[s] for s in to_act if s < len(names)],
+            "winners": winners,
+            "waited": format_timedelta(max(waited, dt.timedelta(0)), add_direction=False)
+            if waited is not None else ""}
 
 
 @bp.get("/favicon.ico")
@@ -31,7 +63,7 @@ def favicon():
 @bp.get("/games")
 def archive():
     finished = Game.select().where(Game.status == "over").order_by(Game.finished_at.desc())
-    return render_template("archive.html", finished=finished, rules=RULES)
+    return render_template("archive.html", finished=[_listing(g) for g in finished], rules=RULES)
 
 
 @bp.get("/games/<int:game_id>")

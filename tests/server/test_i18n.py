@@ -187,7 +187,7 @@ def test_game_over_mail_and_pages_in_both_languages(app, client, smtp):
     game = play_at_random(game, 2000, random.Random(9))
     assert game.status == "over"
     mailer.send_due()
-    over = [m for m in smtp.inbox.to("anna@example.org") if "véget ért" in smtp.inbox.headline(m)]
+    over = [m for m in smtp.inbox.to("anna@example.org") if "Véget ért" in smtp.inbox.headline(m)]
     assert len(over) == 1
     assert "Végeredmény" in smtp.inbox.text(over[0])
     assert_hungarian(smtp.inbox.text(over[0]), "over mail")

@@ -117,3 +117,20 @@ def test_pass_says_it_ends_the_turn(app):
         assert presenter.label({"type": "pass"}, {"actions_done": 0}) == \
             "Pass: end your turn without acting"
         assert presenter.label({"type": "pass"}, {"actions_done": 1}) == "Pass: end your turn"
+
+
+def test_a_finished_replay_calls_no_other_hand_yours(app, client, smtp):
+    from tests.conftest import play_at_random
+    game, _ = store.create_game("tigris_cards", PLAYERS[:2], seed=4)
+    mailer.send_due()
+    token = token_of(smtp.inbox.last_link("ann@example.org"))
+    game = play_at_random(game, 3000, random.Random(4))
+    assert game.status == "over"
+    step = game.seq // 2
+    spectator = client.get(f"/games/{game.id}/replay?step={step}").get_data(as_text=True)
+    assert spectator.count("<h2>Holdings of") == 2 and "Your hand" not in spectator
+    assert "Your leaders" not in spectator
+    ann = client.get(f"/replay/{token}?step={step}").get_data(as_text=True)
+    assert ann.count("Your hand") == 1 and ann.count("Your leaders") == 1
+    assert ann.index("Your hand") > ann.index("Holdings of Ann")
+    assert ann.index("Holdings of Bob") > ann.index("Your hand")

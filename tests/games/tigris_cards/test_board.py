@@ -14,7 +14,7 @@ import re
 import pytest
 from flask import render_template
 
-from pbem import links, store
+from pbem import links, notify, store
 from pbem.games import RULES
 from pbem.games.base import current_language, set_language
 from pbem.present import action_key
@@ -134,7 +134,11 @@ def test_spectator_page_and_email_picture(app, client):
                                   names=store.names_of(game), presenter=presenter)
     assert "<table" in picture and "<svg" not in picture and "<img" not in picture
     assert max(len(line) for line in picture.splitlines()) < 500   # SMTP refuses long lines
-    assert "P0" in picture and "Your hand" in picture
+    assert "P0" in picture
+    with app.test_request_context():                    # the hand goes with it, as plain lines
+        lines = notify.holdings_lines(presenter, view=rules.view(state, 1), seat=1,
+                                      names=store.names_of(game))
+    assert lines[0].startswith("Your hand: ") and "Your leaders: " in lines[1]
 
 
 
