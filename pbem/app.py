@@ -83,7 +83,8 @@ def _security_headers(app: Flask) -> None:
     @app.after_request
     def headers(response):
         response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        # a page that needs another policy (the development mail viewer) sets its own
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers.setdefault("Cache-Control", "no-store")
         return response

@@ -372,13 +372,15 @@ def players_back(email):
 # -- pbem dev --------------------------------------------------------------------------------------
 
 @click.command("dev")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on: 0.0.0.0 lets a phone on the same network play.")
 @click.option("--port", default=5000, help="The web server's port.")
 @click.option("--smtp-port", default=None, type=int, help="The mail catcher port (default: PBEM_MAIL_PORT).")
 @with_appcontext
-def dev_command(port, smtp_port):
+def dev_command(host, port, smtp_port):
     """Development: migrate, then run the server, a local mail catcher and the mail worker."""
     from .devmail import run_development
-    run_development(current_app._get_current_object(), port, smtp_port)
+    run_development(current_app._get_current_object(), port, smtp_port, host=host)
 
 
 # The groups belong to the `pbem` command itself too, so that `pbem --help` lists them even when

@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiosmtpd.controller import Controller
 from werkzeug.serving import run_simple
@@ -50,7 +51,13 @@ def _mail_worker(app) -> None:
         mailer.worker(interval=1.0)
 
 
-def run_development(app, port: int, smtp_port: int | None = None) -> None:
+def _reachable(base: str, host: str) -> bool:
+    """Whether links under `base` can reach a server listening on `host` from elsewhere."""
+    name = urlsplit(base).hostname or ""
+    return name not in ("localhost", "127.0.0.1", "::1") and (host in ("0.0.0.0", "::", name))
+
+
+def run_development(app, port: int, smtp_port: int | None = None, host: str = "127.0.0.1") -> None:
     config = app.config
     if config["ENV"] != "development":
         raise SystemExit("pbem dev is for development: set PBEM_ENV=development")
@@ -65,8 +72,12 @@ def run_development(app, port: int, smtp_port: int | None = None) -> None:
     base = config["BASE_URL"].rstrip("/")
     print(f"\npbem is running at {base}/  (create a game at {base}/new)\n"
           f"mail is caught at 127.0.0.1:{catcher.port} and listed at {base}/dev/mail\n", flush=True)
+    if host not in ("127.0.0.1", "localhost") and not _reachable(base, host):
+        print(f"note: links in the mail start with PBEM_BASE_URL={base}; a phone needs this "
+              f"machine's name or network address there (make run HOST={host} sets it)\n",
+              flush=True)
     try:
         # Flask's app.run() refuses to start inside a CLI command; werkzeug's server does not.
-        run_simple("127.0.0.1", port, app, threaded=True)
+        run_simple(host, port, app, threaded=True)
     finally:
         catcher.stop()

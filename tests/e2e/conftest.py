@@ -2,6 +2,7 @@
 Debian's Chromium driven by Playwright at a phone's viewport (375 x 667)."""
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from pbem import mailer
 from pbem.models import db
 from tests.conftest import free_port, make_app
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("PBEM_CHROMIUM") or "/usr/bin/chromium"   # where the browser is
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 375, "height": 667}
