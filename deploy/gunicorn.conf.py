@@ -15,3 +15,5 @@ forwarded_allow_ips = "127.0.0.1"
 accesslog = "-"
 errorlog = "-"
 loglevel = "info"
+# Turn, host and replay links carry their credential in the path: both logs redact it.
+logger_class = "pbem.logs.GunicornLogger"

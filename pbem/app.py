@@ -6,6 +6,7 @@ from flask import Flask, request
 from . import config as settings_module
 from . import i18n, package
 from .database import bind, is_sqlite, parts_of
+from .logs import redact_flask_logs
 from .mailer import mail
 from .models import db
 
@@ -20,6 +21,7 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(package.folder("templates")))
     app.config.update(settings)
     _require_secret_key(app)
+    redact_flask_logs(app)
     # flask-mail would silently drop mail under TESTING; the tests want real SMTP.
     app.config.update(MAIL_DEFAULT_SENDER=app.config["MAIL_SENDER"], MAIL_SUPPRESS_SEND=False)
     bind(app.config["DATABASE_URL"], parts_of(app.config))
@@ -56,12 +58,20 @@ def _signup_settings(app: Flask) -> None:
 
 
 def _require_secret_key(app: Flask) -> None:
-    if app.config.get("SECRET_KEY"):
+    """Outside development the key that signs every link must be set, long and not the
+    example's: anyone who knows it can forge any player's turn link."""
+    key = app.config.get("SECRET_KEY")
+    if is_development(app):
+        app.config["SECRET_KEY"] = key or settings_module.DEV_SECRET_KEY
         return
-    if not is_development(app):
+    if not key:
         raise RuntimeError("PBEM_SECRET_KEY is not set: pbem refuses to start outside "
                            "development (PBEM_ENV=development) without a secret key")
-    app.config["SECRET_KEY"] = settings_module.DEV_SECRET_KEY
+    weakness = settings_module.secret_key_weakness(key)
+    if weakness:
+        raise settings_module.SettingsError(f"PBEM_SECRET_KEY {weakness}: pbem refuses to start with it "
+                           "outside development. Make one with: python3 -c \"import secrets; "
+                           "print(secrets.token_urlsafe(48))\"")
 
 
 def _database_per_request(app: Flask) -> None:

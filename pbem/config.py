@@ -45,6 +45,7 @@ DEFAULTS = {
     "MAILS_PER_RECIPIENT_PER_DAY": 200,   # mails sent to one address in 24 hours; more wait
     "PROXIES": 0,                         # proxies in front that set X-Forwarded-For (nginx: 1)
     "VACATION_DAYS": 30,                  # each player's vacation bank, days a year
+    "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
 }
 
 DEV_SECRET_KEY = "pbem-development-only-not-secret"
@@ -53,6 +54,20 @@ DEFAULT_FILE = "/etc/pbem/pbem.env"
 
 class SettingsError(RuntimeError):
     """A setting that is missing or wrong; the message says which and how to fix it."""
+
+
+MIN_SECRET_KEY_LENGTH = 32
+# Keys that are published (deploy/pbem.env.example, the development key): never secret.
+PUBLISHED_SECRET_KEYS = {"change-me-to-64-random-characters", DEV_SECRET_KEY}
+
+
+def secret_key_weakness(key: str) -> str | None:
+    """Why `key` cannot sign links in production, or None when it can."""
+    if key.strip() in PUBLISHED_SECRET_KEYS:
+        return "is the published example value"
+    if len(key) < MIN_SECRET_KEY_LENGTH:
+        return f"is shorter than {MIN_SECRET_KEY_LENGTH} characters"
+    return None
 
 
 def _coerce(default, raw: str):

@@ -149,6 +149,27 @@ def identify(secret_key: str, token: str) -> tuple[int, int] | None:
     return data["g"], data["s"]
 
 
+def find(secret_key: str, token: str) -> Link | None:
+    """The Link row behind a correctly signed token, whatever its age or state; else None."""
+    serializer = _serializer(secret_key, TURN_SALT)
+    try:
+        ok, data = serializer.loads_unsafe(token)
+    except Exception:  # noqa: BLE001 - any garbage is simply "not ours"
+        return None
+    if not ok or not isinstance(data, dict) or not {"g", "s", "n"} <= set(data):
+        return None
+    link = Link.get_or_none(Link.nonce_hash == hash_nonce(str(data["n"])))
+    if link is None or link.game_id != data["g"] or link.seat != data["s"]:
+        return None
+    return link
+
+
+def is_newest(link: Link) -> bool:
+    """Whether `link` is the last one issued to its seat: only that one may ask for another."""
+    latest = newest(link.game_id, link.seat)
+    return latest is not None and latest.id == link.id
+
+
 def _payload(raw, serializer) -> dict:
     try:
         data = serializer.load_payload(raw)

@@ -156,6 +156,7 @@ def append(game_id: int, seat: int, action, expected_seq, link_id: int | None = 
         before = rules.to_act(state)
         if seat not in before:
             raise IllegalAction("it is not your turn to act")
+        action = listed_action(rules, state, seat, action)
         events: list[Event] = []
         state = _record(game, rules, state, seat, action, False, events)
         _acted_in_person(game, seat)
@@ -195,6 +196,22 @@ def _acted_in_person(game: Game, seat: int) -> None:
     (Seat.update(missed=0, dropped=False)
      .where(Seat.game == game, Seat.index == seat, (Seat.missed > 0) | (Seat.dropped == True))  # noqa: E712
      .execute())
+
+
+def listed_action(rules, state, seat: int, action: dict) -> dict:
+    """The one of `legal_actions(state, seat)` equal to `action` as canonical JSON, else
+    IllegalAction: one guard for every game, so nothing unlisted (an extra key, a 20 MB note,
+    a float for an int) ever enters the log, whatever an engine's `apply` would tolerate."""
+    wanted = canonical(action)
+    for legal in rules.legal_actions(state, seat):
+        if canonical(legal) == wanted:
+            return legal
+    raise IllegalAction("that is not one of the actions you may take now")
+
+
+def lock_game(game_id: int) -> Game:
+    """The game row, locked until the caller's write transaction ends (NotFound if none)."""
+    return _locked_game(game_id)
 
 
 def _locked_game(game_id: int) -> Game:

@@ -4,14 +4,16 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import flask_babel
-from flask import Flask, request
+from flask import Flask, current_app, request
 
 from ..present.titles import game_name, title_of
 
 
 def register_blueprints(app: Flask) -> None:
     from . import api, dev, games, health, home, host, optout, replay, signup, talk, turn
+    from .inputs import BoundedInt
 
+    app.url_map.converters["int"] = BoundedInt      # before any route is added
     app.register_blueprint(turn.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)
@@ -29,7 +31,7 @@ def register_blueprints(app: Flask) -> None:
     # made inside an outer app context (tests, commands) must choose its language afresh.
     app.before_request_funcs.setdefault(None, []).insert(0, flask_babel.refresh)
 
-    for status in (400, 403, 404, 405, 429):
+    for status in (400, 403, 404, 405, 413, 429):
         app.register_error_handler(status, error_page)
 
     app.add_template_filter(title_of)
@@ -40,9 +42,11 @@ def register_blueprints(app: Flask) -> None:
 
 
 def lang_url(code: str) -> str:
-    """This page in another language: the same path and query, with ?lang= set."""
+    """This page in another language: the same query with ?lang= set, as a query-only
+    reference: it keeps the page's own path, so no path (`/%5Cevil.example/`, `//evil`) can
+    turn the switch into a link to another site."""
     args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("lang", "done")]
-    return request.path + "?" + urlencode(args + [("lang", code)])
+    return "?" + urlencode(args + [("lang", code)])
 
 
 def error_page(exc):
@@ -50,10 +54,15 @@ def error_page(exc):
     from flask import render_template
     from flask_babel import gettext as _
     titles = {400: _("The request was not understood"), 403: _("Not allowed"),
-              404: _("Not found"), 405: _("Not allowed"), 429: _("Please wait a little")}
+              404: _("Not found"), 405: _("Not allowed"),
+              413: _("The request is too large"), 429: _("Please wait a little")}
     code = getattr(exc, "code", 500) or 500
+    description = getattr(exc, "description", "")
+    if code == 413:
+        description = _("A request may carry at most %(kib)s KiB.",
+                        kib=(current_app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024)
     if request.path.startswith("/api/"):
         from flask import jsonify
-        return jsonify({"error": getattr(exc, "description", str(exc))}), code
+        return jsonify({"error": description or str(exc)}), code
     return render_template("error.html", title=titles.get(code, str(code)),
-                           description=getattr(exc, "description", "")), code
+                           description=description), code

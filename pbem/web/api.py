@@ -11,6 +11,7 @@ from flask import Blueprint, jsonify, request
 from .. import links, store, talk
 from ..games import IllegalAction
 from .common import check_link, check_link_to_act, check_readable, parse_seq, turn_payload
+from .inputs import parse_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -33,7 +34,10 @@ def turn(token):
 
 @bp.post("/turn/<token>")
 def act(token):
-    body = request.get_json(silent=True)
+    try:
+        body = parse_json(request.get_data()) if request.is_json else None
+    except ValueError as exc:
+        return error(400, f"the body must be a JSON object {{\"seq\": n, \"action\": {{...}}}}: {exc}")
     if not isinstance(body, dict):
         return error(400, "the body must be a JSON object {\"seq\": n, \"action\": {...}}")
     try:
@@ -57,7 +61,10 @@ def act(token):
 def post_message(token):
     """Table talk: from any link the seat was sent (live, spent or its replay)."""
     access = check_readable(token)
-    body = request.get_json(silent=True)
+    try:
+        body = parse_json(request.get_data()) if request.is_json else None
+    except ValueError:
+        body = None
     if not isinstance(body, dict) or set(body) != {"text"}:
         return error(400, "the body must be a JSON object {\"text\": \"...\"}")
     try:

@@ -1,10 +1,10 @@
 """What the turn page and the JSON API share: reading a link, shaping a seat's answer."""
 from __future__ import annotations
 
-
 from flask import current_app
 
 from .. import clock, links, store, talk
+from .inputs import MAX_INT, ascii_int
 from ..models import Game, utcnow
 from ..present import action_key  # noqa: F401 - the turn page's form values
 
@@ -54,10 +54,14 @@ def turn_payload(game: Game, seat: int, state=None) -> dict:
 
 
 def parse_seq(raw) -> int:
+    """The move number a submission was chosen at: a JSON integer or ASCII digits in a form."""
     if isinstance(raw, bool):
         raise ValueError("seq must be an integer")
-    if isinstance(raw, int):
+    if isinstance(raw, int) and 0 <= raw <= MAX_INT:
         return raw
-    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-        return int(raw)
+    if isinstance(raw, str):
+        try:
+            return ascii_int(raw)
+        except ValueError:
+            pass
     raise ValueError("seq must be an integer (the move number the action was chosen at)")

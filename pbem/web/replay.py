@@ -18,6 +18,7 @@ from .. import links, notify, store, talk
 from ..games.base import current_language
 from ..models import Event, Game
 from ..present import results
+from .inputs import ascii_int
 from ..present import presenter_for
 
 bp = Blueprint("replay", __name__)
@@ -98,10 +99,10 @@ def replay_access(token: str) -> tuple[int, int]:
 
 
 def _step(game: Game) -> int:
-    raw = request.args.get("step", "")
-    if raw.strip().lstrip("-").isdigit():
-        return min(max(int(raw), 0), game.seq)
-    return 0
+    try:
+        return min(ascii_int(request.args.get("step", ""), high=10**10), game.seq)
+    except ValueError:          # absent, negative or not ASCII digits: the start
+        return 0
 
 
 def render(game: Game, seat: int | None, base: str, talk_action: str | None = None):

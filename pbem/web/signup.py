@@ -11,6 +11,7 @@ from .. import clock, notify, optout, signups, store, validate
 from ..database import write_transaction
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
+from .inputs import MAX_INT, ascii_int
 
 bp = Blueprint("signup", __name__)
 
@@ -158,7 +159,7 @@ def _option(form, key, default):
         return raw in ("1", "on", "true")
     if isinstance(default, int):
         try:
-            return int(raw) if raw not in (None, "") else default
+            return ascii_int(raw, low=-MAX_INT) if raw not in (None, "") else default
         except ValueError:
             raise IllegalAction(_("option %(key)s takes a whole number", key=key)) from None
     return raw if raw is not None else default

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
@@ -15,6 +14,7 @@ from ..games.base import current_language
 from .. import present
 from ..present import results
 from .common import check_link, check_link_to_act, check_readable, parse_seq, turn_payload
+from .inputs import ascii_int, parse_json
 from ..present import presenter_for
 
 bp = Blueprint("turn", __name__)
@@ -30,7 +30,11 @@ def render_link_error(exc: links.LinkError):
     if exc.game_id is not None:
         game = store.Game.get_or_none(store.Game.id == exc.game_id)
     if game is not None and exc.status == 410 and game.status == "running":
-        renewable = exc.seat in store.rules_of(game).to_act(store.state_of(game))
+        # only the seat's newest link may ask for another: an older one is refused anyway
+        link = exc.link or links.find(current_app.config["SECRET_KEY"],
+                                      (request.view_args or {}).get("token", ""))
+        renewable = (link is not None and links.is_newest(link)
+                     and exc.seat in store.rules_of(game).to_act(store.state_of(game)))
     dropped = game is not None and exc.status == 410 and game.status == "running" and (
         Seat.select().where(Seat.game == game, Seat.index == exc.seat, Seat.dropped == True)  # noqa: E712
         .exists())
@@ -119,9 +123,9 @@ def done_lines(game, since_seq, names, language, until_others=False) -> list[str
 
 def _done_since(game, names, until_others=False) -> list[str] | None:
     """The lines of `?done=N`: what the player's last action set off."""
-    since = request.args.get("done", "")
-    if since.isdigit() and 0 < int(since) <= game.seq:
-        return done_lines(game, int(since), names, current_language(), until_others)
+    since = _query_int("done")
+    if since is not None and 0 < since <= game.seq:
+        return done_lines(game, since, names, current_language(), until_others)
     return None
 
 
@@ -193,7 +197,7 @@ class Taps(list):
 def posted_action(form):
     """The action a form names: the action itself (buttons), else its taps."""
     if form.get("action"):
-        return json.loads(form["action"])
+        return parse_json(form["action"])
     return Taps.parse(form.get("taps", ""))
 
 
@@ -219,13 +223,21 @@ def says(token):
     return jsonify({"label": label or said, "says": said if label else ""})
 
 
+def _query_int(name: str) -> int | None:
+    """A number in the query string, or None when absent or not plain ASCII digits in range."""
+    try:
+        return ascii_int(request.args.get(name, ""))
+    except ValueError:
+        return None
+
+
 @bp.post("/turn/<token>")
 def act(token):
     access = check_link(token) if "seq" not in request.form else None
     try:
         seq = parse_seq(request.form.get("seq"))
         action = posted_action(request.form)
-    except (ValueError, json.JSONDecodeError):
+    except ValueError:
         access = access or check_link(token)
         return page(store.get_game(access.game_id), access.seat, status=400,
                     error=_("The form was incomplete: choose an action."))
@@ -274,27 +286,32 @@ def back(token):
 
 @bp.post("/turn/<token>/renew")
 def renew(token):
-    """Email a fresh link to a seat that is still to act (its old link expired or was spent)."""
+    """Email a fresh link to a seat that is still to act (its old link expired or was spent).
+    Under the game's lock, so parallel requests send one mail and leave one live link; only
+    the seat's newest link may ask (an older one, even expired, cannot spend it), and a link
+    younger than PBEM_RENEW_INTERVAL is never replaced."""
     config = current_app.config
-    found = links.identify(config["SECRET_KEY"], token)
-    if found is None:
+    link = links.find(config["SECRET_KEY"], token)
+    if link is None:
         raise links.LinkError(403, "tampered", "This link is not valid.")
     pace.come_back(found[0], found[1])      # asking for a link is acting through it
     with write_transaction():
-        game = store.get_game(found[0])
+        game = store.lock_game(link.game_id)
         rules, state = store.rules_of(game), store.state_of(game)
-        seat = Seat.get_or_none(Seat.game == game, Seat.index == found[1])
+        seat = Seat.get_or_none(Seat.game == game, Seat.index == link.seat)
         if seat is None or game.status != "running" or seat.index not in rules.to_act(state):
             return render_template("renew.html", game=game, sent=False,
                                    reason=_("It is not this seat's turn: there is nothing to do.")), 409
-        recent = (Link.select().where(Link.game == game, Link.seat == seat.index,
-                                      Link.created_at > utcnow() - dt.timedelta(seconds=config["RENEW_INTERVAL"]))
-                  .exists())
-        if recent:
+        if not links.is_newest(link):
+            return render_template("renew.html", game=game, sent=False,
+                                   reason=_("A newer link has been emailed for this seat: "
+                                            "use the latest email.")), 410
+        since = utcnow() - dt.timedelta(seconds=config["RENEW_INTERVAL"])
+        if Link.select().where(Link.game == game, Link.seat == seat.index,
+                               Link.created_at > since).exists():
             return render_template("renew.html", game=game, sent=False,
                                    reason=_("A link was emailed a few minutes ago: "
                                             "please look for it in your inbox.")), 429
         notify.send_turn_mail(game, rules, state, seat, list(game.seats.order_by(Seat.index)),
                               kind="link")
     return render_template("renew.html", game=game, sent=True, reason=None)
-

@@ -23,7 +23,7 @@ from tests.server.gunicorn_server import Gunicorn
 
 THREADS, SECONDS, GAMES = 8, 4.0, 400
 LINK = re.compile(r"/turn/([A-Za-z0-9_.\-]+)")
-SECRET = "bench-secret"
+SECRET = "bench-secret-long-enough-for-production"
 
 
 def settings(url: str) -> dict:
