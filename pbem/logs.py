@@ -2,7 +2,8 @@
 no log line (gunicorn's access and error logs, Flask's and werkzeug's) may carry one.
 
 Two patterns, so routes added later are covered too: everything after /turn/, /host/,
-/replay/ and /api/turn/, and any path segment or query value shaped like a signed token
+/replay/, /api/turn/, /optout/ (and /confirm/, /signup/), and any path segment or query value
+shaped like a signed token
 (itsdangerous: base64url parts joined by dots, optionally compressed with a leading dot).
 """
 from __future__ import annotations
@@ -13,7 +14,8 @@ import re
 from gunicorn.glogging import Logger
 
 REDACTED = "…"
-_TOKEN_ROUTE = re.compile(r"(/(?:api/)?(?:turn|host|replay)/)[^/\s?#\"']+")
+_TOKEN_ROUTE = re.compile(r"(/(?:api/)?(?:turn|host|replay|optout|confirm|signup)/)"
+                          r"[^/\s?#\"']+")
 _SIGNED = re.compile(r"(?<=[/=])\.?[A-Za-z0-9_\-]{16,}(?:\.[A-Za-z0-9_\-]{2,}){1,3}"
                      r"(?=$|[/?#&\s\"'])")
 

@@ -7,7 +7,7 @@ import logging
 
 import requests
 
-from pbem import mailer, store
+from pbem import mailer, notify, store
 from pbem.logs import GunicornLogger, redact
 from tests.conftest import free_port, token_of
 from tests.server.gunicorn_server import Gunicorn
@@ -25,6 +25,7 @@ def test_gunicorn_and_flask_logs_redact_every_token(app, smtp, database_url):
     game, host_token = store.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
+    optout = notify.optout_url("a@b.org").rsplit("/", 1)[1]          # a short one
     env = {"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
            "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_PORT": str(smtp.port)}
     with Gunicorn(free_port(), env, workers=1, app="tests.server.failing_wsgi:app",
@@ -33,16 +34,17 @@ def test_gunicorn_and_flask_logs_redact_every_token(app, smtp, database_url):
                   ("get", f"/replay/{token}"), ("get", f"/host/{host_token}"),
                   ("post", f"/turn/{token}/renew"), ("get", f"/turn/{token}/fail"),
                   ("get", f"/?next=/turn/{token}"), ("get", f"/confirm/{token}"),
-                  ("post", f"/host/{host_token}/resend/1")]
+                  ("post", f"/host/{host_token}/resend/1"), ("get", f"/optout/{optout}")]
         for method, path in visits:
             answer = requests.request(method, server.url + path, timeout=30,
                                       allow_redirects=False)
             assert answer.status_code < 500 or path.endswith("/fail"), path
     log = server.output
-    for secret in secret_parts(token) + secret_parts(host_token):
+    for secret in secret_parts(token) + secret_parts(host_token) + [optout]:
         assert secret not in log, f"a token in the log:\n{log}"
     for shown in ('"GET /turn/…?done=1 ', '"GET /api/turn/… ', '"GET /replay/… ',
                   '"GET /host/… ', '"POST /turn/…/renew ', '"GET /confirm/… ',
+                  '"GET /optout/… ',
                   "Exception on /turn/…/fail [GET]", "RuntimeError: a failure inside"):
         assert shown in log, f"{shown!r} not in the log:\n{log}"
 
