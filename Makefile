@@ -1,4 +1,5 @@
-# pbem: `make run` to play locally, `make test` to run every test, `make bench` for figures.
+# pbem: `make run` to play locally, `make test` to run every test, `make bench` for figures,
+# `make fuzz` (N=10000 hostile requests at a real gunicorn; PBEM_FUZZ_DATABASE_URL for PostgreSQL).
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
@@ -25,7 +26,7 @@ DEV_ENV = PBEM_ENV=development PBEM_DATABASE_URL=sqlite:///instance/pbem.db \
           PBEM_BASE_URL=$(BASE_URL) PBEM_MAIL_SERVER=127.0.0.1 PBEM_MAIL_PORT=1025 \
           PBEM_MAIL_CATCHER_DIR=instance/mail
 
-.PHONY: setup run test bench clean
+.PHONY: setup run test bench fuzz clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +53,10 @@ test: setup
 
 bench: setup
 	$(PY) -m tests.bench
+
+N ?= 10000
+fuzz: setup
+	$(PY) -m tests.fuzz --requests $(N)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache test-results

@@ -1,0 +1,307 @@
+"""The fuzzer: random and hostile requests at a real gunicorn, then the log and the mail checked.
+
+`python -m tests.fuzz --requests 10000` (or `make fuzz N=10000`): games of each of the three
+games are created, gunicorn serves the real app (production settings) on loopback, and
+`requests` hostile requests (tests/fuzz/hostile.py) go at it, one at a time, mixed with legal
+moves so games advance and links get spent. Afterwards `pbem mail send` delivers the outbox to
+a real SMTP sink and `pbem games verify --all` replays every game. The report counts requests,
+5xx answers, events written by refused (4xx) requests and mails that could not be sent.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import random
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+
+from tests.fuzz import hostile
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE_URL = "http://pbem.fuzz"
+TURN = re.compile(re.escape(BASE_URL) + r"/turn/([A-Za-z0-9_.\-]+)")
+HOST = re.compile(re.escape(BASE_URL) + r"/host/([A-Za-z0-9_.\-]+)")
+GAMES = [("tigris", 2), ("tigris", 4), ("tigris_cards", 2), ("tigris_cards", 3),
+         ("assyria", 2), ("assyria", 4)]
+SHOWN_FAILURES = 12
+
+
+@dataclass
+class Report:
+    requests: int = 0
+    server_errors: int = 0
+    connection_errors: int = 0
+    refused_writes: int = 0            # events written by requests answered 4xx/5xx
+    mails_queued: int = 0
+    mails_stuck: int = 0
+    verify_ok: bool = False
+    verify_output: str = ""
+    games: int = 0
+    statuses: collections.Counter = field(default_factory=collections.Counter)
+    kinds: collections.Counter = field(default_factory=collections.Counter)
+    failures: list = field(default_factory=list)
+    seconds: float = 0.0
+    time_by_kind: collections.Counter = field(default_factory=collections.Counter)
+
+    @property
+    def clean(self) -> bool:
+        return (self.server_errors == 0 and self.refused_writes == 0 and self.mails_stuck == 0
+                and self.verify_ok)
+
+    def lines(self) -> list[str]:
+        statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.statuses.items()))
+        shown = [f"requests sent: {self.requests} in {self.seconds:.0f} s",
+                 f"5xx answers: {self.server_errors}",
+                 f"connection errors: {self.connection_errors}",
+                 f"events written by refused requests: {self.refused_writes}",
+                 f"mails queued: {self.mails_queued}, stuck after `pbem mail send`: "
+                 f"{self.mails_stuck}",
+                 f"pbem games verify --all: {'ok' if self.verify_ok else 'FAILED'} "
+                 f"({self.games} games)",
+                 f"statuses: {statuses}",
+                 "most time: " + ", ".join(f"{kind} {seconds:.0f} s" for kind, seconds
+                                           in self.time_by_kind.most_common(4))]
+        shown += [f"  problem: {failure}" for failure in self.failures[:SHOWN_FAILURES]]
+        if not self.verify_ok:
+            shown.append(self.verify_output)
+        return shown
+
+
+class World:
+    """What the fuzzer knows: the games, every token mailed so far, and a seeded random."""
+
+    def __init__(self, rng: random.Random, session: requests.Session, url: str):
+        self.rng, self.session, self.url = rng, session, url
+        self.game_ids: list[int] = []
+        self.tokens: list[str] = []
+        self.spent: list[str] = []
+        self.hosts: list[str] = []
+        self._mail_seen = 0
+        self.pages: dict[str, dict] = {}
+        self.extra_requests: list[tuple[str, int]] = []   # (kind, status) of look-ups
+
+    def read_mail(self) -> None:
+        """Tokens from the outbox rows written since the last look (as a player would)."""
+        from pbem.models import Game, Outbox
+        for row in Outbox.select().where(Outbox.id > self._mail_seen).order_by(Outbox.id):
+            self._mail_seen = row.id
+            self.tokens += [t for t in TURN.findall(row.body_text) if t not in self.tokens]
+            self.hosts += [t for t in HOST.findall(row.body_text) if t not in self.hosts]
+        self.game_ids = [g.id for g in Game.select(Game.id)]
+
+    def any_token(self) -> str:
+        return self.rng.choice(self.tokens) if self.tokens else "no-token"
+
+    def spent_or_any_token(self) -> str:
+        return self.rng.choice(self.spent) if self.spent else self.any_token()
+
+    def host_token(self) -> str:
+        return self.rng.choice(self.hosts) if self.hosts else "no-host-token"
+
+    def live_page(self):
+        """(token, API page) of a link whose seat is to act now, or (None, None). Pages are
+        kept while their game stays at their seq, so look-ups stay few."""
+        recent = [t for t in self.tokens[-24:] if t not in self.spent]
+        for token in self.rng.sample(recent, min(4, len(recent))):
+            page = self.pages.get(token)
+            if page is not None and page["actions"] and page["seq"] == self._seq(page["game"]):
+                return token, page
+            answer = self.session.get(f"{self.url}/api/turn/{token}", timeout=60)
+            self.extra_requests.append(("look_up", answer.status_code))
+            if answer.status_code == 410 and token not in self.spent:
+                self.spent.append(token)
+            if answer.status_code == 200:
+                self.pages[token] = page = answer.json()
+                if page["actions"]:
+                    return token, page
+        return None, None
+
+    def remember(self, shot, answer) -> None:
+        """An API answer is that seat's page as it stands: keep it for the next look-up."""
+        if shot.path.startswith("/api/turn/") and answer.status_code == 200:
+            token = shot.path.split("/")[3]
+            try:
+                self.pages[token] = answer.json()
+            except ValueError:
+                pass
+
+    @staticmethod
+    def _seq(game_id: int) -> int | None:
+        from pbem.models import Game
+        game = Game.get_or_none(Game.id == game_id)
+        return None if game is None else game.seq
+
+
+def event_count() -> int:
+    from pbem.models import Event
+    return Event.select().count()
+
+
+def send(world: World, shot: hostile.Shot) -> requests.Response:
+    return world.session.request(
+        shot.method, world.url + shot.path, json=shot.json_body if shot.data is None else None,
+        data=shot.data, headers=shot.headers, params=shot.params, timeout=60,
+        allow_redirects=False)
+
+
+def fire(world: World, report: Report, shot: hostile.Shot) -> None:
+    before, started = event_count(), time.monotonic()
+    try:
+        answer = send(world, shot)
+        status = answer.status_code
+        report.time_by_kind[shot.kind] += time.monotonic() - started
+    except requests.RequestException as exc:
+        report.requests += 1
+        report.connection_errors += 1
+        report.kinds[shot.kind + ":connection"] += 1
+        if not shot.kind.startswith("oversized"):  # gunicorn may reset a refused upload
+            report.failures.append(f"{shot.kind} {shot.method} {shot.path[:80]}: {exc!r:.200}")
+        return
+    world.remember(shot, answer)
+    report.requests += 1
+    report.statuses[status] += 1
+    report.kinds[f"{shot.kind}:{status}"] += 1
+    if status >= 500:
+        report.server_errors += 1
+        report.failures.append(f"{status} from {shot.kind}: {shot.method} {shot.path[:100]} "
+                               f"params={shot.params!r:.80} body={_body(shot)!r:.200}")
+    written = event_count() - before
+    if status >= 400 and written:
+        report.refused_writes += written
+        report.failures.append(f"{written} events written by a refused {shot.kind} ({status})")
+
+
+def _body(shot: hostile.Shot):
+    return shot.json_body if shot.data is None else shot.data
+
+
+def settings(database_url: str, smtp_port: int) -> dict:
+    return {"ENV": "production", "DATABASE_URL": database_url, "BASE_URL": BASE_URL,
+            "SECRET_KEY": secrets.token_urlsafe(48), "MAIL_SERVER": "127.0.0.1",
+            "MAIL_PORT": smtp_port, "MAIL_SENDER": "pbem <pbem@pbem.fuzz>", "MAIL_TIMEOUT": 10,
+            "RENEW_INTERVAL": 1,
+            # a long run mails the same few players often: the per-address daily cap would
+            # hold their rows back, which is waiting, not being stuck
+            "MAILS_PER_RECIPIENT_PER_DAY": 10**6}
+
+
+def create_games(rng: random.Random) -> None:
+    from pbem import store
+    for rules, players in GAMES:
+        seats = [{"name": f"{rules[:3]}{i}", "email": f"{rules}{players}.{i}@fuzz.example.org",
+                  "language": rng.choice(["en", "hu"])} for i in range(players)]
+        store.create_game(rules, seats, seed=rng.randrange(2**32), host_email="host@fuzz.example.org")
+
+
+def run(requests_to_send: int, database_url: str | None = None, seed: int = 0,
+        workers: int = 2, say=print) -> Report:
+    """Fuzz a fresh database (SQLite in a temporary folder unless `database_url` names a
+    PostgreSQL one, whose tables are dropped first) and report."""
+    from tests.conftest import SMTPServer, free_port, reset_postgresql
+    from tests.server.gunicorn_server import Gunicorn
+
+    rng, report = random.Random(seed), Report()
+    with tempfile.TemporaryDirectory(prefix="pbem-fuzz-") as folder:
+        if database_url is None:
+            database_url = f"sqlite:///{folder}/fuzz.db"
+        else:
+            reset_postgresql(database_url)
+        smtp = SMTPServer().start()
+        try:
+            config = settings(database_url, smtp.port)
+            app = _open(config)
+            with app.app_context():
+                create_games(rng)
+                env = {f"PBEM_{key}": str(value) for key, value in config.items()}
+                started = time.monotonic()
+                with Gunicorn(free_port(), env, workers=workers,
+                              app="pbem.app:create_app()") as server:
+                    _hammer(server.url, rng, report, requests_to_send, say)
+                report.seconds = time.monotonic() - started
+                if "Traceback" in server.output:
+                    report.failures.append("gunicorn's log has a traceback:\n"
+                                           + _first_traceback(server.output))
+                _mail_and_verify(env, report, smtp)
+            _close()
+        finally:
+            smtp.stop()
+    return report
+
+
+def _open(config: dict):
+    from pbem import database
+    from pbem.app import create_app
+    from pbem.models import db
+    app = create_app(config)
+    with app.app_context():
+        db.connect(reuse_if_open=True)
+        database.upgrade()
+    return app
+
+
+def _close() -> None:
+    from pbem.models import db
+    if not db.is_closed():
+        db.close()
+    if hasattr(db.obj, "close_all"):
+        db.obj.close_all()
+
+
+def _hammer(url: str, rng: random.Random, report: Report, count: int, say) -> None:
+    world = World(rng, requests.Session(), url)
+    world.read_mail()
+    step = max(count // 10, 1)
+    while report.requests < count:
+        if report.requests % 10 == 0:
+            world.read_mail()
+        started = time.monotonic()
+        shot = hostile.pick(rng)(world)
+        report.time_by_kind["(look-ups)"] += time.monotonic() - started
+        looked_up = len(world.extra_requests)
+        fire(world, report, shot)
+        for kind, status in world.extra_requests[looked_up:]:
+            report.requests += 1
+            report.statuses[status] += 1
+            if status >= 500:
+                report.server_errors += 1
+                report.failures.append(f"{status} from a look-up of a turn page")
+        del world.extra_requests[:]
+        if report.requests // step != (report.requests - 1) // step:
+            say(f"  ... {report.requests} requests, {report.server_errors} × 5xx")
+
+
+def _pbem(env: dict, *args: str) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    full.update(env)
+    return subprocess.run([sys.executable, "-m", "pbem.cli", *args], cwd=ROOT, env=full,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _mail_and_verify(env: dict, report: Report, smtp) -> None:
+    from pbem.models import Game, Outbox
+    sent = _pbem(env, "mail", "send")
+    if sent.returncode != 0:
+        report.failures.append(f"pbem mail send failed: {sent.stderr.strip()[-500:]}")
+    report.mails_queued = Outbox.select().count()
+    report.mails_stuck = Outbox.select().where(Outbox.sent_at.is_null()).count()
+    if report.mails_stuck:
+        for row in Outbox.select().where(Outbox.sent_at.is_null()).limit(5):
+            report.failures.append(f"mail {row.id} to {row.recipient!r:.80} not sent: "
+                                   f"{row.last_error!r:.200}")
+    verified = _pbem(env, "games", "verify", "--all")
+    report.verify_ok = verified.returncode == 0
+    report.verify_output = (verified.stdout + verified.stderr).strip()[-2000:]
+    report.games = Game.select().count()
+
+
+def _first_traceback(output: str) -> str:
+    start = output.index("Traceback")
+    return output[start:start + 1500]

@@ -1,0 +1,18 @@
+"""A few hundred of `make fuzz`'s hostile requests at a real gunicorn, on SQLite and
+PostgreSQL: no 5xx, no refused request changes the log, no mail is stuck, every game verifies."""
+from __future__ import annotations
+
+from tests import fuzz
+
+REQUESTS = 300
+
+
+def test_hostile_requests_get_no_5xx_and_refused_ones_write_nothing(database_url):
+    db_url = None if database_url.startswith("sqlite") else database_url
+    report = fuzz.run(REQUESTS, db_url, seed=9, say=lambda line: None)
+    problems = "\n".join(report.lines())
+    assert report.requests >= REQUESTS
+    assert report.server_errors == 0, problems
+    assert report.refused_writes == 0, problems
+    assert report.verify_ok and report.mails_stuck == 0, problems
+    assert report.statuses[200] and report.statuses[422] and report.statuses[400], problems
