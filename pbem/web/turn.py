@@ -294,7 +294,7 @@ def renew(token):
     link = links.find(config["SECRET_KEY"], token)
     if link is None:
         raise links.LinkError(403, "tampered", "This link is not valid.")
-    pace.come_back(found[0], found[1])      # asking for a link is acting through it
+    pace.come_back(link.game_id, link.seat)      # asking for a link is acting through it
     with write_transaction():
         game = store.lock_game(link.game_id)
         rules, state = store.rules_of(game), store.state_of(game)
