@@ -26,21 +26,47 @@ def link_error(exc: links.LinkError):
 
 
 def render_link_error(exc: links.LinkError):
-    game, renewable = None, False
+    game, renewable, to_act, newer_mailed = None, False, False, None
     if exc.game_id is not None:
         game = store.Game.get_or_none(store.Game.id == exc.game_id)
     if game is not None and exc.status == 410 and game.status == "running":
-        # only the seat's newest link may ask for another: an older one is refused anyway
         link = exc.link or links.find(current_app.config["SECRET_KEY"],
                                       (request.view_args or {}).get("token", ""))
-        renewable = (link is not None and links.is_newest(link)
-                     and exc.seat in store.rules_of(game).to_act(store.state_of(game)))
+        if link is not None:
+            seats = store.rules_of(game).to_act(store.state_of(game))
+            to_act = link.seat in seats
+            renewable = to_act and renew_refusal(game, link, seats) is None
+            newer_mailed = _newer_mailed(game, link)
     dropped = game is not None and exc.status == 410 and game.status == "running" and (
         Seat.select().where(Seat.game == game, Seat.index == exc.seat, Seat.dropped == True)  # noqa: E712
         .exists())
     return render_template("link_error.html", error=exc, game=game, renewable=renewable,
+                           to_act=to_act, newer_mailed=newer_mailed,
                            readable=game is not None and _readable(request.view_args or {}),
                            dropped=dropped)
+
+
+def renew_refusal(game, link: Link, to_act: list[int]) -> tuple[int, str] | None:
+    """Why a fresh link asked for through `link` would not be mailed, as (status, reason), or
+    None when it would (`to_act`: the seats the game waits for): the renew route's one test,
+    which the pages obey before they offer it.
+    Only the seat's newest link may ask (an older one, even expired, cannot spend it), and a
+    link younger than PBEM_RENEW_INTERVAL is never replaced."""
+    if game.status != "running" or link.seat not in to_act:
+        return 409, _("It is not this seat's turn: there is nothing to do.")
+    if not links.is_newest(link):
+        return 410, _("A newer link has been emailed for this seat: use the latest email.")
+    since = utcnow() - dt.timedelta(seconds=current_app.config["RENEW_INTERVAL"])
+    if Link.select().where(Link.game == game, Link.seat == link.seat,
+                           Link.created_at > since).exists():
+        return 429, _("A link was emailed a few minutes ago: please look for it in your inbox.")
+    return None
+
+
+def _newer_mailed(game, link: Link):
+    """When the seat's newest link was issued, if it is newer than `link`; else None."""
+    newest = links.newest(game.id, link.seat)
+    return newest.created_at if newest is not None and newest.id != link.id else None
 
 
 def _readable(args) -> bool:
@@ -157,15 +183,14 @@ def seat_page(game, access, already: bool, status: int = 200):
     state = rules.load(game.state)
     names = store.names_of(game)
     to_act = rules.to_act(state)
-    newest = links.newest(game.id, access.seat)
     result = rules.result(state)
     return render_template(
         "played.html", game=game, seat=access.seat, names=names, to_act=to_act,
         view=rules.view(state, access.seat), presenter=presenter_for(game.rules),
         payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
         choices=[], done=_done_since(game, names, until_others=True) or [], already=already,
-        newer_mailed=newest.created_at if newest is not None and newest.id != access.link.id
-        else None,
+        newer_mailed=_newer_mailed(game, access.link),
+        renewable=access.seat in to_act and renew_refusal(game, access.link, to_act) is None,
         log=game_log(game, access.seat, names, current_language(), access.link.turn_seq),
         messages=talk.listing(game, names),
         summary=results.summary(result, names), token=request.view_args["token"]), status
@@ -290,28 +315,18 @@ def renew(token):
     Under the game's lock, so parallel requests send one mail and leave one live link; only
     the seat's newest link may ask (an older one, even expired, cannot spend it), and a link
     younger than PBEM_RENEW_INTERVAL is never replaced."""
-    config = current_app.config
-    link = links.find(config["SECRET_KEY"], token)
+    link = links.find(current_app.config["SECRET_KEY"], token)
     if link is None:
         raise links.LinkError(403, "tampered", "This link is not valid.")
     pace.come_back(link.game_id, link.seat)      # asking for a link is acting through it
     with write_transaction():
         game = store.lock_game(link.game_id)
         rules, state = store.rules_of(game), store.state_of(game)
-        seat = Seat.get_or_none(Seat.game == game, Seat.index == link.seat)
-        if seat is None or game.status != "running" or seat.index not in rules.to_act(state):
-            return render_template("renew.html", game=game, sent=False,
-                                   reason=_("It is not this seat's turn: there is nothing to do.")), 409
-        if not links.is_newest(link):
-            return render_template("renew.html", game=game, sent=False,
-                                   reason=_("A newer link has been emailed for this seat: "
-                                            "use the latest email.")), 410
-        since = utcnow() - dt.timedelta(seconds=config["RENEW_INTERVAL"])
-        if Link.select().where(Link.game == game, Link.seat == seat.index,
-                               Link.created_at > since).exists():
-            return render_template("renew.html", game=game, sent=False,
-                                   reason=_("A link was emailed a few minutes ago: "
-                                            "please look for it in your inbox.")), 429
+        refusal = renew_refusal(game, link, rules.to_act(state))
+        if refusal is not None:
+            status, reason = refusal
+            return render_template("renew.html", game=game, sent=False, reason=reason), status
+        seat = Seat.get(Seat.game == game, Seat.index == link.seat)
         notify.send_turn_mail(game, rules, state, seat, list(game.seats.order_by(Seat.index)),
                               kind="link")
     return render_template("renew.html", game=game, sent=True, reason=None)

@@ -73,7 +73,17 @@ def test_reload_replay_and_back_after_a_turn(live, smtp, phone):
     phone.click("#replay-back")                          # "Back to your turn" from an old link
     assert "A newer link was emailed to you" in phone.locator("#seat-status").inner_text()
     assert phone.locator("form.act").count() == 0
+    assert phone.locator("text=Email me a fresh link").count() == 0   # it would answer 410
     screenshot(phone, "dead-ends-newer-link")
+    phone.goto(first)                                    # the first link itself, Ann to act
+    assert "A newer link was emailed to you on" in phone.locator("main").inner_text()
+    assert phone.locator("text=Email me a fresh link").count() == 0
+    screenshot(phone, "dead-ends-old-link")
+    for way in ("#seat-page", "#home-link", "text=Replay the game as you saw it"):
+        phone.goto(first)
+        with phone.expect_navigation() as opened:
+            phone.click(way)
+        assert opened.value.status == 200, way          # every way out of the old link works
     phone.goto(found(smtp, "dead-ann@example.org", REPLAY)[-1])      # the newest mail's replay
     phone.click("#replay-back")
     assert phone.url == newest and "Your turn" in phone.locator(".who").inner_text()

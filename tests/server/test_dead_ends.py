@@ -3,13 +3,15 @@ link a seat was sent opens its read-only pages while younger than the link's max
 replay's way back never answers "link used" — while an old link never becomes a way to act."""
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 
 import pytest
 
 from pbem import links, mailer, store
 from pbem.database import write_transaction
-from pbem.models import Event
+from pbem.models import Event, Link, utcnow
 from pbem.present import action_key
 from tests.conftest import token_of
 
@@ -104,7 +106,8 @@ def test_back_to_your_turn_never_answers_410_and_an_old_link_never_acts(started,
     back = client.get(f"/turn/{first}/done")
     text = back.get_data(as_text=True)
     assert back.status_code == 200 and "A newer link was emailed to you" in text
-    assert f'action="/turn/{first}/renew"' in text and f'action="/turn/{first}"' not in text
+    assert f'action="/turn/{first}/renew"' not in text       # a renew it would refuse (410)
+    assert f'action="/turn/{first}"' not in text
     count = events(game)
     payload = client.get(f"/api/turn/{newest}").get_json()
     form = {"seq": str(payload["seq"]), "action": json.dumps(payload["actions"][0])}
@@ -112,3 +115,81 @@ def test_back_to_your_turn_never_answers_410_and_an_old_link_never_acts(started,
     assert events(game) == count
     live = client.get(f"/turn/{newest}/done")                         # the live link: its turn
     assert live.status_code == 303 and live.headers["Location"].endswith(f"/turn/{newest}")
+
+
+# -- every way out of a link's error page works (issue 11) --------------------------------------------
+
+MAIN = re.compile(r"<main>(.*)</main>", re.S)
+HREF = re.compile(r'<a href="(/[^"]*)"')
+FORM = re.compile(r'<form method="post" action="(/[^"]*)"[^>]*>(.*?)</form>', re.S)
+
+
+def ways_out(text: str) -> list[tuple[str, str]]:
+    """Every link and one-button form in a page's main part, as (method, path); a form with a
+    field to fill (the table talk) is not a button."""
+    main = MAIN.search(text).group(1)
+    buttons = [("POST", action) for action, body in FORM.findall(main)
+               if "<textarea" not in body and "<input" not in body.replace('type="hidden"', "")]
+    return [("GET", href.replace("&amp;", "&")) for href in HREF.findall(main)] + buttons
+
+
+def assert_no_dead_end(client, path: str, depth: int = 2) -> str:
+    """The page at `path` (an error page too) and, `depth` clicks deep, every page its links and
+    buttons lead to: none of those answers 4xx or 5xx."""
+    page = client.get(path)
+    text = page.get_data(as_text=True)
+    seen = {("GET", path)}
+    frontier = [(method, target, path) for method, target in ways_out(text)]
+    for _ in range(depth):
+        after = []
+        for method, target, source in frontier:
+            if (method, target) in seen:
+                continue
+            seen.add((method, target))
+            answer = client.get(target) if method == "GET" else client.post(target)
+            assert answer.status_code in (200, 303), (source, method, target, answer.status_code,
+                                                      answer.get_data(as_text=True)[-600:])
+            if method == "GET" and answer.status_code == 200:
+                after += [(m, t, target) for m, t in ways_out(answer.get_data(as_text=True))]
+        frontier = after
+    return text
+
+
+def test_an_old_link_of_a_seat_to_act_says_a_newer_one_was_mailed(started, client, smtp, app):
+    game, first = started
+    play(client, first, game)
+    mailer.send_due()
+    newest = newer_link(client, smtp, game, first)               # Ann is to act again
+    app.config["RENEW_INTERVAL"] = 0                             # a fresh link could be mailed now
+    text = assert_no_dead_end(client, f"/turn/{first}")
+    assert "A newer link was emailed to you on" in text
+    assert "Email me a fresh link" not in text
+    assert 'href="/me"' in text and f'href="/turn/{first}/done"' in text
+    done = assert_no_dead_end(client, f"/turn/{first}/done", depth=1)
+    assert "A newer link was emailed to you on" in done and "Email me a fresh link" not in done
+    assert client.get(f"/api/turn/{newest}").status_code == 200   # the newest still works
+
+
+def test_an_expired_newest_link_offers_a_fresh_one_that_comes(started, client, smtp, app):
+    game, first = started
+    Link.update(expires_at=utcnow() - dt.timedelta(seconds=1),
+                created_at=utcnow() - dt.timedelta(hours=1)).where(Link.game == game).execute()
+    text = client.get(f"/turn/{first}").get_data(as_text=True)
+    assert "Email me a fresh link" in text
+    assert_no_dead_end(client, f"/turn/{first}", depth=1)          # the renew answers 200
+    mailer.send_due()
+    assert token_of(smtp.inbox.last_link("ann@example.org")) != first
+
+
+def test_a_just_mailed_link_that_expired_offers_no_renew_it_would_refuse(started, client, app):
+    game, first = started
+    Link.update(expires_at=utcnow() - dt.timedelta(seconds=1)).where(Link.game == game).execute()
+    text = assert_no_dead_end(client, f"/turn/{first}")          # younger than RENEW_INTERVAL
+    assert "Email me a fresh link" not in text and "a few minutes ago" in text
+
+
+def test_a_spent_link_of_a_seat_not_to_act_leads_to_the_game(started, client):
+    game, first = started
+    play(client, first, game)                                    # Bob's turn now
+    text = assert_no_dead_end(client, f"/turn/{first}")
+    assert f'href="/games/{game.id}"' in text and "Email me a fresh link" not in text
