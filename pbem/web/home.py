@@ -162,7 +162,7 @@ def game_page(token, game_id):
         view=rules.view(state, seat.index), presenter=presenter_for(game.rules),
         payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
         choices=[], summary=results.summary(result, names), messages=talk.listing(game, names),
-        log=turn.game_log(game, seat.index, names, current_language()))
+        log=turn.game_log(game, seat.index, names, current_language()), read_only=True)
 
 
 @bp.post("/me/<token>/games/<int:game_id>/play")

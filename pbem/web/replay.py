@@ -135,4 +135,4 @@ def render(game: Game, seat: int | None, base: str, talk_action: str | None = No
         talk_action=talk_action, messages=talk.listing(game, names) if talk_action else [],
         to_act=rules.to_act(state), fragment=request.args.get("part") == "1",
         your_turn=seat is not None and seat in
-        rules.to_act(store.state_of(game)))
+        rules.to_act(store.state_of(game)), read_only=True)

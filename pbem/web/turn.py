@@ -193,7 +193,8 @@ def seat_page(game, access, already: bool, status: int = 200):
         renewable=access.seat in to_act and renew_refusal(game, access.link, to_act) is None,
         log=game_log(game, access.seat, names, current_language(), access.link.turn_seq),
         messages=talk.listing(game, names),
-        summary=results.summary(result, names), token=request.view_args["token"]), status
+        summary=results.summary(result, names), token=request.view_args["token"],
+        read_only=True), status
 
 
 class Taps(list):
