@@ -16,7 +16,7 @@ from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 
 LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
-           {"name": "Cy", "email": "cy@example.org"}]
+           {"name": "Cy", "email": "cy@example.org"}, {"name": "Di", "email": "di@example.org"}]
 MIN = 40
 
 # every highlighted element that is shown now, with its size and place on the screen
@@ -203,32 +203,110 @@ def test_card_game_cards_are_big_enough_and_hand_and_column_fit_one_screen(live,
 
 # -- Assyria -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players", [2, 3])
+def toward_wells(state, seat, actions, rng):
+    """A random legal action, but one that builds wells: a well when it may, and each hut where
+    it makes the most well sites (three hexes around a corner) all the player's own."""
+    from pbem.games.assyria import engine as R
+    from pbem.games.assyria.board import key
+    wells = [a for a in actions if a["type"] == "well"]
+    if wells:
+        return wells[0]
+    huts = [a for a in actions if a["type"] == "hut"]
+    if not huts:
+        return rng.choice(actions)
+    sites = R.b(state).well_sites
+
+    def owned(action):
+        at = key(*action["hex"])
+        return max([sum(state["huts"].get(h) == seat or h == at for h in site)
+                    for site in sites if at in site] or [0])
+    best = max(map(owned, huts))
+    return rng.choice([a for a in huts if owned(a) == best])
+
+
+ON_THE_MAP = ("build", "extend")
+ASSYRIA_DECISIONS = {"start", "draft", "harvest", "huts", "feed", "wells",
+                     "actions: a ziggurat on the map"}
+
+
+def decision(state, actions) -> str:
+    """The kind of decision: the phase; in the actions phase, whether a ziggurat is on the map."""
+    if state["phase"] == "actions" and any(a["type"] in ON_THE_MAP for a in actions):
+        return "actions: a ziggurat on the map"
+    return state["phase"]
+
+
+def tap_to_confirm(page, taps: list[str], name: str) -> bool:
+    """From the whole map, tap an action's targets in turn, again when a tap only enlarged the
+    map: the confirm bar and the last place tapped are then on screen together. Whether the
+    map was enlarged by a tap."""
+    if page.locator("#asy-zoom").is_checked():          # enlarged on arrival: the player
+        page.locator("label[for=asy-zoom]").click()     # wants it all first
+    enlarged = False
+    for token in taps:
+        target = page.locator(f'[data-tap="{token}"]').first     # a card: the one by the map
+        target.click()
+        if "larger" in page.locator("#tap-message").inner_text():
+            enlarged = True
+            assert page.locator("#asy-zoom").is_checked()
+            assert not page.locator("#confirm").is_visible()
+            in_viewport(page, f"{name}-enlarged")
+            target.click()
+    assert_in_view(page, taps[-1:])
+    in_viewport(page, f"{name}-confirm")
+    return enlarged
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_assyria_every_decision_has_big_enough_targets(live, smtp, phone, players):
+    """Each kind of decision, from the start hexes to wells and ziggurats: every highlighted
+    target is at least 40 px when it is to be tapped (the map enlarging itself first), and the
+    place tapped is on screen above the confirm bar."""
+    from pbem.present import presenter_for
+    presenter = presenter_for("assyria")
     game, _ = store.create_game("assyria", PLAYERS[:players], seed=11)
     rng = random.Random(players)
     rules = store.rules_of(game)
-    phases = set()
-    for _ in range(14):
+    arrival, small = {}, {}
+    for _ in range(150):
         game = store.get_game(game.id)
         state = store.state_of(game)
         waiting = rules.to_act(state)
-        if not waiting:
+        if not waiting or ASSYRIA_DECISIONS <= set(arrival):
             break
+        seat = waiting[0]
+        actions = rules.legal_actions(state, seat)
+        kind = decision(state, actions)
+        action = toward_wells(state, seat, actions, rng)
+        if kind in arrival:
+            store.append(game.id, seat, action, game.seq)
+            continue
         live.deliver()
-        phone.goto(latest_link(smtp, PLAYERS[waiting[0]]["email"]))
-        if state["phase"] == "start" and not phases:
+        link = latest_link(smtp, PLAYERS[seat]["email"])
+        phone.goto(link)
+        if kind == "start":
             screenshot(phone, f"reach-assyria-{players}p-turn")
-            hex_ = phone.locator(".asy-map g.hex.tappable").first
-            token = hex_.get_attribute("data-tap")
-            hex_.click()
-            assert_in_view(phone, [token])
-            in_viewport(phone, f"reach-assyria-{players}p-confirm")
-            phone.locator("#confirm-no").click()
-        phases.add(state["phase"])
-        assert min(sizes_while_choosing(phone, f"Assyria, {state['phase']}") or [MIN]) >= MIN
-        game = play_at_random(game, rng.randint(1, 6), rng)
-    assert {"start", "harvest", "huts"} <= phases, phases
+        shown = highlighted(phone)
+        arrival[kind] = round(min(min(r["w"], r["h"]) for r in shown)) if shown else None
+        try:
+            sizes_while_choosing(phone, f"Assyria {players}p, {kind}")
+        except AssertionError as e:
+            small[kind] = str(e).splitlines()[0]
+        # then play it on the phone, the tapped place on screen with the confirm bar
+        if kind in ASSYRIA_DECISIONS - {"draft", "harvest"}:
+            if kind.startswith("actions"):
+                action = next(a for a in actions if a["type"] in ON_THE_MAP)
+            phone.goto(link)
+            taps = presenter.taps(action, rules.view(state, seat))
+            enlarged = tap_to_confirm(phone, taps, f"reach-assyria-{players}p-{kind.split(':')[0]}")
+            assert enlarged or kind != "wells"              # a well site is small on the whole map
+            confirm(phone)
+            assert store.get_game(game.id).seq > game.seq
+        else:
+            store.append(game.id, seat, action, game.seq)
+    print(f"Assyria, {players} players: the smallest target on arrival, in CSS px:", arrival)
+    assert ASSYRIA_DECISIONS <= set(arrival), arrival
+    assert not small, small
 
 
 # -- the last moves of the others, on the board and in the mail ---------------------------------
