@@ -13,8 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pbem.games.assyria import rules  # noqa: E402
+from tests.bench import sized  # noqa: E402
 
-GAMES = 20
+GAMES = sized(20, 2)
 PLAYERS = 4
 
 

@@ -20,14 +20,15 @@ from urllib.parse import urlsplit
 from pbem import database, store
 from pbem.app import create_app
 from pbem.models import Outbox, db
+from tests.bench import sized
 from tests.conftest import free_port
 from tests.server.gunicorn_server import Gunicorn
 
 GAMES = ("tigris", "tigris_cards", "assyria")
 PLAYERS = 3
-STAGES = (0, 60)            # random moves played before the page is measured
-SAMPLES = 15                # in-process GETs per page (the median is printed)
-SECONDS = 2.0               # wrk-like hammering per page under gunicorn
+STAGES = sized((0, 60), (0, 2))     # random moves played before the page is measured
+SAMPLES = sized(15, 2)              # in-process GETs per page (the median is printed)
+SECONDS = sized(2.0, 0.2)           # wrk-like hammering per page under gunicorn
 THREADS = 4
 LINK = re.compile(r"/turn/([A-Za-z0-9_.\-]+)")
 SECRET = "bench-secret-long-enough-for-production"

@@ -1,6 +1,8 @@
 """Server figures: turn-page GET and action POST throughput under gunicorn (4 workers) beside a
-bare "hello" route on the same server, and page time at move 1 versus move 500 of a long game.
-Prints figures; never fails on time."""
+bare "hello" route on the same server, and page time at move 1 versus move 500 of a long game,
+on SQLite and (where PBEM_TEST_DATABASE_URL names one) PostgreSQL. Prints figures; never fails
+on time. Each GET route is hammered SECONDS; the POST figure is GAMES - 1 first moves, each in
+a game of its own, as fast as the clients can send them."""
 from __future__ import annotations
 
 import os
@@ -18,10 +20,15 @@ from pbem.app import create_app
 from pbem.games import RULES, register
 from pbem.models import Outbox, db
 from tests import toygame
+from tests.bench import sized
 from tests.conftest import free_port, reset_postgresql
 from tests.server.gunicorn_server import Gunicorn
 
-THREADS, SECONDS, GAMES = 8, 4.0, 400
+THREADS = 8
+SECONDS = sized(3.0, 0.3)           # hammering per GET route
+GAMES = sized(150, 6)               # games created up front: one serves the GETs, the rest a POST
+MOVES = sized((1, 500), (1, 5))     # moves of the long game where its page time is taken
+SAMPLES = sized(20, 3)              # in-process GETs per figure (the median is printed)
 LINK = re.compile(r"/turn/([A-Za-z0-9_.\-]+)")
 SECRET = "bench-secret-long-enough-for-production"
 
@@ -100,7 +107,7 @@ def throughput(url: str) -> None:
 
         def body(target):
             return {"seq": 0, "action": attacks[target.rsplit("/", 1)[1]]}
-        post = hammer(next_post, "post", body, seconds=60)
+        post = hammer(next_post, "post", body, seconds=60)    # ends when the games run out
     print(f"  hello route          {hello:8.0f} req/s")
     print(f"  turn page GET (HTML) {page:8.0f} req/s   {page / hello:5.2f} x hello")
     print(f"  turn GET (JSON API)  {api:8.0f} req/s   {api / hello:5.2f} x hello")
@@ -116,7 +123,7 @@ def page_times(url: str) -> None:
         game, _ = store.create_game("duel", players(), seed=1, options={"rounds": 600})
         rules = RULES["duel"]
         figures = {}
-        for target in (1, 500, 1000):
+        for target in MOVES:
             while game.seq < target:
                 state = store.state_of(game)
                 seat = rules.to_act(state)[0]
@@ -127,12 +134,13 @@ def page_times(url: str) -> None:
             figures[game.seq] = [_time(client, f"/turn/{token}"), _time(client, f"/api/turn/{token}")]
         db.close()
     for seq, (html, api) in figures.items():
-        print(f"  move {seq:5d}: turn page {html:6.2f} ms, JSON API {api:6.2f} ms (median of 40)")
+        print(f"  move {seq:5d}: turn page {html:6.2f} ms, JSON API {api:6.2f} ms "
+              f"(median of {SAMPLES})")
 
 
 def _time(client, path) -> float:
     samples = []
-    for _ in range(40):
+    for _ in range(SAMPLES):
         started = time.perf_counter()
         assert client.get(path).status_code == 200
         samples.append((time.perf_counter() - started) * 1000)

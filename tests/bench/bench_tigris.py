@@ -13,8 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pbem.games.tigris import rules  # noqa: E402
+from tests.bench import sized  # noqa: E402
 
-GAMES = 10
+GAMES = sized(10, 1)
 PLAYERS = 4
 WEIGHTS = {"place_tile": 10, "place_leader": 4, "move_leader": 1, "withdraw_leader": 0.3,
            "place_catastrophe": 0.3, "swap": 0.3, "pass": 0.2}

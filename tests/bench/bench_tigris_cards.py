@@ -10,8 +10,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pbem.games.tigris_cards import rules  # noqa: E402
+from tests.bench import sized  # noqa: E402
 
-GAMES = 10
+GAMES = sized(10, 1)
+TIMED = sized(3, 1)        # games whose legal_actions calls are timed
 
 
 def pick(rng: random.Random, actions: list[dict]) -> dict:
@@ -47,7 +49,7 @@ def main() -> None:
           f"({steps / GAMES:.0f} actions a game, {elapsed / steps * 1000:.2f} ms an action)")
 
     timings: list[float] = []
-    for seed in range(100, 103):
+    for seed in range(100, 100 + TIMED):
         random_game(4, seed, timings)
     print(f"legal_actions: median {statistics.median(timings) * 1000:.3f} ms, "
           f"worst {max(timings) * 1000:.3f} ms over {len(timings)} calls")

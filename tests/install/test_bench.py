@@ -1,0 +1,46 @@
+"""`make bench` keeps working: each bench script runs to its end with tiny numbers
+(PBEM_BENCH_QUICK=1) and prints its figures. It was once broken for weeks unnoticed (a secret key
+too short for the server to boot); this run fails CI instead. Times are not checked."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import PG_URL, worker_database
+from tests.install.conftest import ROOT
+
+# each script and a line it prints when it got to the end of a measurement
+SCRIPTS = {
+    "bench_pages": ["x bare", "assyria"],
+    "bench_server": ["action POST", "JSON API"] + (["PostgreSQL (in process)"] if PG_URL else []),
+    "bench_tigris": ["games/s", "replay of a finished game"],
+    "bench_tigris_cards": ["games/s", "replay of a finished 4-player game"],
+    "bench_assyria": ["games/s", "replay of a finished game"],
+}
+TIMEOUT = 30            # seconds a quick run may take on a busy machine (most take 1-6)
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_each_bench_runs_quickly_to_its_end(script):
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_TEST_DATABASE_URL"}
+    env["PBEM_BENCH_QUICK"] = "1"
+    if PG_URL:                                  # bench_server measures PostgreSQL too
+        env["PBEM_TEST_DATABASE_URL"] = worker_database(PG_URL)
+    # a session of its own: a run that overstays is killed with the gunicorn it started
+    run = subprocess.Popen([sys.executable, "-m", "tests.bench", script], cwd=ROOT, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           start_new_session=True)
+    try:
+        output, _ = run.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        output, _ = run.communicate()
+        pytest.fail(f"{script} took over {TIMEOUT} s in quick mode:\n{output[-3000:]}")
+    assert run.returncode == 0, output[-3000:]
+    assert "error answers" not in output and "Traceback" not in output, output[-3000:]
+    for line in SCRIPTS[script]:
+        assert line in output, (line, output[-3000:])
