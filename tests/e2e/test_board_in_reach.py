@@ -314,6 +314,18 @@ def test_assyria_every_decision_has_big_enough_targets(live, smtp, phone, player
 RING = "border:2px solid #d81b60"
 
 
+MIN_RING = 3            # CSS px: a last-move ring as drawn on a 375 px phone
+
+
+def ring_width(ring) -> float:
+    """The ring's stroke as drawn, in CSS px (its stroke width in board units times the board's
+    scale, unless the stroke does not scale)."""
+    return ring.evaluate("""el => {
+        const style = getComputedStyle(el), width = parseFloat(style.strokeWidth);
+        return style.vectorEffect === "non-scaling-stroke" ? width
+            : width * el.ownerSVGElement.getScreenCTM().a; }""")
+
+
 def play(game, seat, action):
     state = store.state_of(store.get_game(game.id))
     assert action in store.rules_of(game).legal_actions(state, seat), action
@@ -346,7 +358,12 @@ def test_tigris_last_moves_of_the_others_are_ringed(live, smtp, phone):
     for i, box in enumerate(boxes):
         ring = rings.nth(i).bounding_box()
         assert abs(ring["x"] - box["x"]) < 3 and abs(ring["y"] - box["y"]) < 3, (ring, box)
+    for i in range(2):                                      # plain to see on the whole board
+        assert ring_width(rings.nth(i)) >= MIN_RING, ring_width(rings.nth(i))
     in_viewport(phone, "reach-tigris-last-moves-bob")
+    phone.locator("label[for=tg-zoom]").click()             # and no heavier when enlarged
+    assert MIN_RING <= ring_width(rings.first) <= 8, ring_width(rings.first)
+    in_viewport(phone, "reach-tigris-last-moves-bob-larger")
 
     # Bob's moves ring on Ann's page; her own do not
     state = store.state_of(store.get_game(game.id))
