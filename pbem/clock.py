@@ -14,7 +14,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from .models import Game, Seat, Vacation
+from .models import Game, Prepared, Seat, Vacation
 
 REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
 POLICIES = ("wait", "auto")
@@ -90,9 +90,13 @@ def after_change(game: Game, to_act: list[int], before: list[int], restart: set[
 
 # -- holds: vacations and paused games ----------------------------------------------------------
 
+VACATION_OF = Prepared(Vacation, lambda address: Vacation.select()
+                       .where(Vacation.email == address).limit(1))
+
+
 def vacation_of(address: str) -> Vacation | None:
     address = normalize_email(address)
-    return Vacation.get_or_none(Vacation.email == address) if address else None
+    return VACATION_OF.first(address) if address else None
 
 
 def is_away(vacation: Vacation | None, now: dt.datetime) -> bool:
@@ -166,10 +170,14 @@ class Clock:
     dropped: bool
 
 
-def clocks(game: Game, to_act: list[int], now: dt.datetime) -> list[Clock]:
-    """The clocks of the seats to act, in seat order."""
+def clocks(game: Game, to_act: list[int], now: dt.datetime,
+           seats: list[Seat] | None = None) -> list[Clock]:
+    """The clocks of the seats to act, in seat order (`seats`: all the game's seats, when the
+    caller has them already)."""
     found = []
-    for seat in game.seats.where(Seat.index.in_(list(to_act))).order_by(Seat.index):
+    if seats is None:
+        seats = game.seats.where(Seat.index.in_(list(to_act))).order_by(Seat.index)
+    for seat in (s for s in seats if s.index in to_act):
         if seat.asked_at is None:
             continue
         vacation = vacation_of(seat.email)
@@ -189,9 +197,10 @@ def iso(moment: dt.datetime) -> str:
     return moment.replace(microsecond=0).isoformat() + "Z"
 
 
-def deadlines(game: Game, to_act: list[int], now: dt.datetime) -> dict:
+def deadlines(game: Game, to_act: list[int], now: dt.datetime,
+              seats: list[Seat] | None = None) -> dict:
     """{seat: ISO time} of the seats to act ({} for a game without a pace)."""
     if game.pace_days is None:
         return {}
-    return {str(c.seat): iso(c.deadline) for c in clocks(game, to_act, now)
+    return {str(c.seat): iso(c.deadline) for c in clocks(game, to_act, now, seats)
             if c.deadline is not None}

@@ -6,10 +6,13 @@ from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
 from . import links
+from .models import Prepared, Seat
 from .games.base import (LANGUAGES, TRANSLATION_DIRECTORIES, current_language,
                          set_language)
 
 COOKIE = "pbem_lang"
+_SEAT_LANGUAGE = Prepared(Seat, lambda game_id, index: Seat.select(Seat.language)
+                          .where(Seat.game == game_id, Seat.index == index).limit(1))
 babel = Babel()
 
 
@@ -19,11 +22,10 @@ def _seat_language() -> str | None:
     if not token or not request.path.startswith(("/turn/", "/api/turn/", "/replay/")):
         return None
     from flask import current_app
-    from .models import Seat
     found = links.identify(current_app.config["SECRET_KEY"], token)
     if found is None:
         return None
-    seat = Seat.get_or_none(Seat.game == found[0], Seat.index == found[1])
+    seat = _SEAT_LANGUAGE.first(found[0], found[1])
     return seat.language if seat is not None else None
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from .models import Game, Link, utcnow
+from .models import Game, Link, Prepared, utcnow
 
 TURN_SALT = "pbem.turn-link.v1"
 HOST_SALT = "pbem.host-link.v1"
@@ -28,6 +28,9 @@ class LinkError(Exception):
         self.status, self.reason, self.message = status, reason, message
         self.link, self.game_id, self.seat = link, game_id, seat
 
+
+LINK_BY_NONCE = Prepared(Link, lambda nonce_hash: Link.select()
+                         .where(Link.nonce_hash == nonce_hash).limit(1))
 
 def hash_nonce(nonce: str) -> str:
     return hashlib.sha256(nonce.encode()).hexdigest()
@@ -87,7 +90,7 @@ def check(secret_key: str, token: str, max_age: int) -> Access:
                                          "or altered. Open it again from the email.") from None
     if not isinstance(data, dict) or not {"g", "s", "n"} <= set(data):
         raise LinkError(403, "tampered", "This link is not valid.")
-    link = Link.get_or_none(Link.nonce_hash == hash_nonce(str(data["n"])))
+    link = LINK_BY_NONCE.first(hash_nonce(str(data["n"])))
     if link is None or link.game_id != data["g"] or link.seat != data["s"]:
         raise LinkError(403, "unknown", "This link is not known here.")
     if link.spent_at is not None:
@@ -116,7 +119,7 @@ def check_readable(secret_key: str, token: str, max_age: int) -> Access:
                                          "or altered. Open it again from the email.") from None
     if not isinstance(data, dict) or not {"g", "s", "n"} <= set(data):
         raise LinkError(403, "tampered", "This link is not valid.")
-    link = Link.get_or_none(Link.nonce_hash == hash_nonce(str(data["n"])))
+    link = LINK_BY_NONCE.first(hash_nonce(str(data["n"])))
     if link is None or link.game_id != data["g"] or link.seat != data["s"]:
         raise LinkError(403, "unknown", "This link is not known here.")
     if link.expires_at <= utcnow():
@@ -158,7 +161,7 @@ def find(secret_key: str, token: str) -> Link | None:
         return None
     if not ok or not isinstance(data, dict) or not {"g", "s", "n"} <= set(data):
         return None
-    link = Link.get_or_none(Link.nonce_hash == hash_nonce(str(data["n"])))
+    link = LINK_BY_NONCE.first(hash_nonce(str(data["n"])))
     if link is None or link.game_id != data["g"] or link.seat != data["s"]:
         return None
     return link

@@ -12,6 +12,48 @@ import peewee as pw
 db = pw.DatabaseProxy()
 
 
+class Prepared:
+    """A read query that the pages run on every request, with its SQL built once per kind of
+    database. Peewee builds a query's SQL from its expression tree each time it runs, which
+    takes ~0.3 ms — about twenty times what SQLite takes to answer it; a turn page runs eight.
+
+    `build` takes one marker per parameter and returns the peewee query; the marker values
+    (large, unlikely numbers) are found again among the built query's parameters. Everything
+    else the query holds is a constant of its SQL. Calling it with the real values runs the
+    SQL as a raw query of `model`: rows come back as model instances, converted by the fields.
+    """
+
+    MARK = 7_302_900_000_000_001     # the first marker; then MARK + 1, MARK + 2, ...
+
+    def __init__(self, model, build):
+        self.model, self.build = model, build
+        self.arity = build.__code__.co_argcount
+        self._built: dict = {}
+
+    def _sql(self):
+        kind = type(db.obj)
+        built = self._built.get(kind)
+        if built is None:
+            marks = [self.MARK + k for k in range(self.arity)]
+            sql, params = self.build(*marks).sql()
+            slots = [next((k for k, m in enumerate(marks) if str(p) == str(m)), None)
+                     for p in params]
+            assert sorted(k for k in slots if k is not None) == list(range(self.arity)), \
+                "each marker must appear exactly once among the query's parameters"
+            built = self._built[kind] = (sql, [(k, p) for k, p in zip(slots, params)])
+        return built
+
+    def __call__(self, *values) -> pw.ModelRaw:
+        sql, slots = self._sql()
+        return self.model.raw(sql, *[values[k] if k is not None else p for k, p in slots])
+
+    def first(self, *values):
+        """The first row, or None."""
+        for row in self(*values):
+            return row
+        return None
+
+
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
 

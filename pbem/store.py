@@ -17,7 +17,7 @@ from . import clock, links, notify, talk, validate
 from .database import is_sqlite, write_transaction
 from .games import RULES, IllegalAction, check_options
 from .games.base import LANGUAGES, _, is_forced, replayable_versions, set_up, speaking
-from .models import Event, Game, Seat, utcnow
+from .models import Event, Game, Prepared, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
 EXPORT_FORMAT = "pbem-game-record"
@@ -63,15 +63,26 @@ def state_of(game: Game):
     return rules_of(game).load(game.state)
 
 
+GAME_BY_ID = Prepared(Game, lambda game_id: Game.select().where(Game.id == game_id).limit(1))
+SEATS_OF_GAME = Prepared(Seat, lambda game_id: Seat.select().where(Seat.game == game_id)
+                         .order_by(Seat.index))
+
+
 def get_game(game_id) -> Game:
-    game = Game.get_or_none(Game.id == game_id)
+    game = (GAME_BY_ID.first(game_id) if type(game_id) is int
+            else Game.get_or_none(Game.id == game_id))
     if game is None:
         raise NotFound(f"no game {game_id}")
     return game
 
 
-def names_of(game: Game) -> list[str]:
-    return [seat.name for seat in game.seats.order_by(Seat.index)]
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats in seat order: one query that a page can share among all it shows."""
+    return list(SEATS_OF_GAME(game.id))
+
+
+def names_of(game: Game, seats: list[Seat] | None = None) -> list[str]:
+    return [seat.name for seat in (seats_of(game) if seats is None else seats)]
 
 
 # -- creating a game -----------------------------------------------------------------------------

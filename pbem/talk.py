@@ -10,7 +10,7 @@ import datetime as dt
 import unicodedata
 
 from .database import write_transaction
-from .models import Game, Message, Seat, utcnow
+from .models import Game, Message, Prepared, Seat, utcnow
 
 MAX_LENGTH = 500                         # characters in one message
 MAX_LINES = 12
@@ -69,11 +69,14 @@ def as_dict(message: Message, names: list[str]) -> dict:
             "at": message.created_at.replace(microsecond=0).isoformat() + "Z"}
 
 
+LATEST = Prepared(Message, lambda game_id: Message.select().where(Message.game == game_id)
+                  .order_by(Message.id.desc()).limit(SHOWN))
+
+
 def listing(game: Game, names: list[str] | None = None) -> list[dict]:
     """The game's latest messages, oldest first, as {"author", "text", "at"}."""
     names = _names(game) if names is None else names
-    latest = list(Message.select().where(Message.game == game)
-                  .order_by(Message.id.desc()).limit(SHOWN))
+    latest = list(LATEST(game.id))
     return [as_dict(m, names) for m in reversed(latest)]
 
 

@@ -34,9 +34,11 @@ def check_link_to_act(token: str, seq: int) -> links.Access:
         raise
 
 
-def turn_payload(game: Game, seat: int, state=None) -> dict:
-    """What one seat may know now: the API's answer and the turn page's content."""
+def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
+    """What one seat may know now: the API's answer and the turn page's content (`seats`: the
+    game's seats, when the caller has read them already)."""
     rules = store.rules_of(game)
+    seats = store.seats_of(game) if seats is None else seats
     state = rules.load(game.state) if state is None else state
     to_act = rules.to_act(state)
     return {
@@ -45,11 +47,11 @@ def turn_payload(game: Game, seat: int, state=None) -> dict:
         "seat": seat,
         "seq": game.seq,
         "to_act": to_act,
-        "deadlines": clock.deadlines(game, to_act, utcnow()),
+        "deadlines": clock.deadlines(game, to_act, utcnow(), seats),
         "view": rules.view(state, seat),
         "actions": rules.legal_actions(state, seat),
         "result": rules.result(state),
-        "messages": talk.listing(game),
+        "messages": talk.listing(game, store.names_of(game, seats)),
     }
 
 

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from .. import clock, links, notify, pace, store, talk
 from ..database import write_transaction
 from ..games import IllegalAction
-from ..models import Link, Seat, utcnow
+from ..models import Link, Prepared, Seat, utcnow
 from ..games.base import current_language
 from .. import present
 from ..present import results
@@ -79,14 +79,15 @@ def _readable(args) -> bool:
 
 
 def page(game, seat, state=None, message=None, error=None, status=200, done=None,
-         turn_start=None):
+         turn_start=None, seats=None):
     """The seat's turn page: board, public facts, hidden holdings, actions and the log.
     `done`: lines saying what the player's last action did; `turn_start`: the seq at which
     the seat's current turn began (what came before it since their last turn is new)."""
-    payload = turn_payload(game, seat, state)
-    names = store.names_of(game)
+    seats = store.seats_of(game) if seats is None else seats
     rules = store.rules_of(game)
     state = rules.load(game.state) if state is None else state
+    payload = turn_payload(game, seat, state, seats)
+    names = store.names_of(game, seats)
     presenter = presenter_for(game.rules)
     choices = present.choices(
         presenter, payload["actions"], payload["view"],
@@ -106,11 +107,20 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
                            message=message, error=error, done=done or [],
                            messages=payload["messages"],
                            summary=results.summary(payload["result"], names),
-                           clocks=clock.clocks(game, payload["to_act"], utcnow()),
+                           clocks=clock.clocks(game, payload["to_act"], utcnow(), seats),
                            token=request.view_args["token"]), status
 
 
 LOG_LINES = 80
+Event = store.Event
+# the seat's last own choice up to its turn's start; the latest lines (with the actions, for
+# the last-move rings)
+LAST_OWN_CHOICE = Prepared(Event, lambda game_id, seat, upto: Event.select(Event.seq).where(
+    Event.game == game_id, Event.seat == seat, Event.automatic == False,  # noqa: E712
+    Event.seq <= upto).order_by(Event.seq.desc()).limit(1))
+LOG_LINES_OF = Prepared(Event, lambda game_id: Event.select(
+    Event.seq, Event.seat, Event.automatic, Event.action, Event.summary, Event.summaries)
+    .where(Event.game == game_id).order_by(Event.seq.desc()).limit(LOG_LINES))
 
 
 def game_log(game, seat, names, language, turn_start=None):
@@ -118,17 +128,9 @@ def game_log(game, seat, names, language, turn_start=None):
     did since this seat's previous turn (the events of seq 0 and the seat's own choices are
     never "new")."""
     turn_start = game.seq if turn_start is None else turn_start
-    last_own = (store.Event.select(store.Event.seq)
-                .where(store.Event.game == game, store.Event.seat == seat,
-                       store.Event.automatic == False,  # noqa: E712 - peewee expression
-                       store.Event.seq <= turn_start)
-                .order_by(store.Event.seq.desc()).first())
+    last_own = LAST_OWN_CHOICE.first(game.id, seat, turn_start)
     since = last_own.seq if last_own is not None else 0
-    Event = store.Event
-    events = (Event.select(Event.seq, Event.seat, Event.automatic, Event.action, Event.summary,
-                           Event.summaries)      # (the actions: for the last-move rings)
-              .where(Event.game == game).order_by(Event.seq.desc()).limit(LOG_LINES)
-              .namedtuples())                   # rows, not models: 80 of them a page
+    events = LOG_LINES_OF(game.id).namedtuples()    # rows, not models: 80 of them a page
     return [(e, notify.fill_names((e.summaries or {}).get(language) or e.summary, names),
              e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic))
             for e in events]
@@ -159,8 +161,9 @@ def _done_since(game, names, until_others=False) -> list[str] | None:
 def show(token):
     access = check_link(token)
     game = store.get_game(access.game_id)
-    return page(game, access.seat, done=_done_since(game, store.names_of(game)),
-                turn_start=access.link.turn_seq)
+    seats = store.seats_of(game)
+    return page(game, access.seat, done=_done_since(game, store.names_of(game, seats)),
+                turn_start=access.link.turn_seq, seats=seats)
 
 
 @bp.get("/turn/<token>/done")

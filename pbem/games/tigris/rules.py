@@ -164,18 +164,31 @@ def send_home_stranded(state: dict) -> list[tuple[int, str]]:
     return gone
 
 
+class Why:
+    """Why a square may not be chosen, put into words only when shown: legal_actions asks it
+    of every square for every piece and needs only yes or no."""
+
+    __slots__ = ("message", "square")
+
+    def __init__(self, message: str, square: int):
+        self.message, self.square = message, square
+
+    def __str__(self) -> str:
+        return _(self.message).format(square=label(self.square))
+
+
 # --- Actions: leader ---------------------------------------------------------
 
-def why_not_leader_square(state: dict, regions: Regions, i: int, down: set[int]) -> str | None:
+def why_not_leader_square(state: dict, regions: Regions, i: int, down: set[int]) -> Why | None:
     """Why a leader may not stand on square i (None: it may)."""
     if state["board"][i] != EMPTY or i in regions.leader_at:
-        return _("{square} is not empty").format(square=label(i))
+        return Why(N_("{square} is not empty"), i)
     if i in RIVER:
-        return _("{square} is on the river, where no leader may stand").format(square=label(i))
+        return Why(N_("{square} is on the river, where no leader may stand"), i)
     if temples_next_to(state, i, down) == 0:
-        return _("{square} is not next to a temple").format(square=label(i))
+        return Why(N_("{square} is not next to a temple"), i)
     if len(regions.kingdoms_next_to(i)) > 1:
-        return _("a leader on {square} would join two kingdoms").format(square=label(i))
+        return Why(N_("a leader on {square} would join two kingdoms"), i)
     return None
 
 
@@ -196,18 +209,16 @@ def start_leader_placement(state: dict, seat: int, color: str, i: int) -> None:
 
 # --- Actions: tile -----------------------------------------------------------
 
-def why_not_tile_square(state: dict, regions: Regions, color: str, i: int) -> str | None:
+def why_not_tile_square(state: dict, regions: Regions, color: str, i: int) -> Why | None:
     """Why a tile of `color` may not go on square i (None: it may)."""
     if state["board"][i] != EMPTY or i in regions.leader_at:
-        return _("{square} is not empty").format(square=label(i))
+        return Why(N_("{square} is not empty"), i)
     if color == "blue" and i not in RIVER:
-        return _("a farm (blue) may only go on the river, and {square} is land").format(
-            square=label(i))
+        return Why(N_("a farm (blue) may only go on the river, and {square} is land"), i)
     if color != "blue" and i in RIVER:
-        return _("only farms (blue) may go on the river, and {square} is river").format(
-            square=label(i))
+        return Why(N_("only farms (blue) may go on the river, and {square} is river"), i)
     if len(regions.kingdoms_next_to(i)) > 2:
-        return _("a tile on {square} would join more than two kingdoms").format(square=label(i))
+        return Why(N_("a tile on {square} would join more than two kingdoms"), i)
     return None
 
 
@@ -237,16 +248,16 @@ def score_tile(state: dict, color: str, i: int) -> None:
 
 # --- Actions: catastrophe ----------------------------------------------------
 
-def why_not_catastrophe(state: dict, i: int, leaders: dict, down: set[int]) -> str | None:
+def why_not_catastrophe(state: dict, i: int, leaders: dict, down: set[int]) -> Why | None:
     """Why a catastrophe may not go on square i (None: it may)."""
     if state["board"][i] == CATASTROPHE:
-        return _("{square} already holds a catastrophe").format(square=label(i))
+        return Why(N_("{square} already holds a catastrophe"), i)
     if i in leaders:
-        return _("a leader stands on {square}").format(square=label(i))
+        return Why(N_("a leader stands on {square}"), i)
     if i in state["treasures"]:
-        return _("the tile on {square} carries a treasure").format(square=label(i))
+        return Why(N_("the tile on {square} carries a treasure"), i)
     if i in down:
-        return _("{square} is under a monument").format(square=label(i))
+        return Why(N_("{square} is under a monument"), i)
     return None
 
 
@@ -595,14 +606,22 @@ def free_actions(state: dict, seat: int) -> list[dict]:
 def leader_actions(state: dict, seat: int) -> list[dict]:
     down = face_down_squares(state)
     actions = []
+    from_supply = None      # where a leader from the supply may stand: the same for each colour
     for color in COLORS:
         name = LEADERS[color]
         at = state["leaders"][seat][color]
-        regions = Regions(state, lifted=at)
+        if at is None:
+            if from_supply is None:
+                regions = Regions(state)
+                from_supply = [i for i in range(SQUARES)
+                               if why_not_leader_square(state, regions, i, down) is None]
+            squares = from_supply
+        else:
+            regions = Regions(state, lifted=at)
+            squares = [i for i in range(SQUARES)
+                       if i != at and why_not_leader_square(state, regions, i, down) is None]
         kind = "place_leader" if at is None else "move_leader"
-        for i in range(SQUARES):
-            if i != at and why_not_leader_square(state, regions, i, down) is None:
-                actions.append({"type": kind, "leader": name, "at": to_rc(i)})
+        actions += [{"type": kind, "leader": name, "at": to_rc(i)} for i in squares]
         if at is not None:
             actions.append({"type": "withdraw_leader", "leader": name})
     return actions
@@ -713,7 +732,7 @@ def do_free_action(state: dict, seat: int, action: dict) -> None:
                 colour=words.colour(color)))
         reason = why_not_tile_square(state, Regions(state), color, i)
         if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction(str(reason))
         place_tile(state, seat, color, i)
     elif kind == "place_catastrophe":
         i = square_of(action)
@@ -721,7 +740,7 @@ def do_free_action(state: dict, seat: int, action: dict) -> None:
             raise IllegalAction(_("you have no catastrophe tile left"))
         reason = why_not_catastrophe(state, i, leader_squares(state), face_down_squares(state))
         if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction(str(reason))
         place_catastrophe(state, seat, i)
     elif kind == "swap":
         do_swap(state, seat, action)
@@ -752,7 +771,7 @@ def do_leader(state: dict, seat: int, kind: str, action: dict) -> None:
             leader=words.your_leader(name), square=label(i)))
     reason = why_not_leader_square(state, Regions(state, lifted=at), i, face_down_squares(state))
     if reason:
-        raise IllegalAction(reason)
+        raise IllegalAction(str(reason))
     state["leaders"][seat][color] = None
     start_leader_placement(state, seat, color, i)
 
