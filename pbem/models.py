@@ -38,8 +38,8 @@ class Prepared:
             sql, params = self.build(*marks).sql()
             slots = [next((k for k, m in enumerate(marks) if str(p) == str(m)), None)
                      for p in params]
-            assert sorted(k for k in slots if k is not None) == list(range(self.arity)), \
-                "each marker must appear exactly once among the query's parameters"
+            if sorted(k for k in slots if k is not None) != list(range(self.arity)):
+                raise ValueError("a prepared query must use each of its parameters once")
             built = self._built[kind] = (sql, [(k, p) for k, p in zip(slots, params)])
         return built
 

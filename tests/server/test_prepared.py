@@ -1,0 +1,61 @@
+"""The turn page's hot read queries run as SQL built once (models.Prepared): on SQLite and
+PostgreSQL they answer exactly what the peewee queries they stand for answer, converted by the
+fields (JSON, dates, booleans), whatever the values."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem import clock, links, store, talk
+from pbem.models import Event, Game, Link, Prepared, Seat, Vacation, utcnow
+from pbem.web import turn
+from tests.conftest import play_at_random
+
+PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
+           {"name": "Cy", "email": "cy@example.org"}]
+
+
+def fields(rows, names):
+    return [tuple(getattr(r, n) for n in names) for r in rows]
+
+
+def test_each_prepared_query_answers_as_its_peewee_query(app):
+    game, _ = store.create_game("tigris", PLAYERS, seed=4)
+    game = play_at_random(game, 25, random.Random(4))
+    talk.post(game.id, 1, "hello")
+    Vacation.create(email="bob@example.org", year=utcnow().year, used_days=2)
+
+    assert store.GAME_BY_ID.first(game.id).__data__ == Game.get_by_id(game.id).__data__
+    assert store.GAME_BY_ID.first(game.id + 1000) is None
+    columns = list(Seat._meta.fields)
+    assert fields(store.seats_of(game), columns) == fields(
+        game.seats.order_by(Seat.index), columns)
+    link = Link.select().where(Link.game == game).first()
+    assert links.LINK_BY_NONCE.first(link.nonce_hash).__data__ == link.__data__
+    assert links.LINK_BY_NONCE.first("no such hash") is None
+    assert [m.text for m in talk.LATEST(game.id)] == ["hello"]
+    vacation = clock.vacation_of("bob@example.org")
+    assert (vacation.email, vacation.used_days) == ("bob@example.org", 2)
+    assert clock.vacation_of("cy@example.org") is None
+
+    log = list(turn.LOG_LINES_OF(game.id).namedtuples())
+    expected = list(Event.select().where(Event.game == game).order_by(Event.seq.desc())
+                    .limit(turn.LOG_LINES))
+    assert [(e.seq, e.seat, e.automatic, e.action, e.summaries) for e in log] == \
+        [(e.seq, e.seat, e.automatic, e.action, e.summaries) for e in expected]
+    assert all(isinstance(e.automatic, bool) and isinstance(e.action, dict) for e in log)
+    for seat in range(3):
+        for upto in (0, 5, game.seq):
+            mine = (Event.select(Event.seq)
+                    .where(Event.game == game, Event.seat == seat,
+                           Event.automatic == False, Event.seq <= upto)  # noqa: E712
+                    .order_by(Event.seq.desc()).first())
+            found = turn.LAST_OWN_CHOICE.first(game.id, seat, upto)
+            assert (found and found.seq) == (mine and mine.seq), (seat, upto)
+
+
+def test_a_query_without_each_marker_once_is_refused(app):
+    twice = Prepared(Seat, lambda game_id: Seat.select().where(Seat.game == 1))
+    with pytest.raises(ValueError):
+        list(twice(1))
