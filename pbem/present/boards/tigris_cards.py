@@ -68,6 +68,13 @@ def standing_answer(kind: str, answer: str) -> str:
     return _("always") if answer == "always" else _("never")
 
 
+def face_word(face: str | None) -> str:
+    """What a card's face is ("temple"), or "face-down card"."""
+    words = {"black": _("population"), "green": _("trade"), "red": _("temple"),
+             "blue": _("agriculture"), "treasure": _("treasure")}
+    return words.get(face) or _("face-down card")
+
+
 def dynasty(seat: int) -> str:
     return DYNASTIES[seat % len(DYNASTIES)]
 
@@ -229,7 +236,13 @@ class TigrisCardsPresenter(Presenter):
                         other=slot["ship"].split("-")[1], token=None)
         else:
             face = slot.get("card")
-            cell.update(kind="card" if face is not None else "back", face=face)
+            words = [face_word(face)]          # its title: worded here, not by a macro a card
+            if cell["star"]:
+                words.append(f" ({_('treasure*')})")
+            if cell["face_down"]:
+                words.append(f" – {_('face down')}")
+            cell.update(kind="card" if face is not None else "back", face=face,
+                        title="".join(words))
         if "leader" in slot:
             owner, colour = slot["leader"]
             leaders.append({"x": x + CARD // 2, "y": y + CARD // 2, "seat": owner,
