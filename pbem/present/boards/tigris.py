@@ -320,12 +320,6 @@ class TigrisPresenter(Presenter):
         return "".join(f"M{s['x']} {s['y']}h{CELL}v{CELL}h-{CELL}z" for s in squares if s["river"])
 
     @staticmethod
-    def occupied(squares: list[dict]) -> list[dict]:
-        """The squares with something on them (the template draws only these)."""
-        return [s for s in squares if s["tile"] or s["catastrophe"] or s["treasure"]
-                or s["unification"] or s["leader"]]
-
-    @staticmethod
     def targets(squares: list[dict]) -> Markup:
         """The tap target of every square, built here rather than in the template: 176 of
         them are the board's largest part, and a template loop costs ten times as much."""
