@@ -290,6 +290,14 @@ class AssyriaPresenter(Presenter):
                 "height": round(height + 2, 1), "size": SIZE}
 
     @staticmethod
+    def disc(seat: int, view: dict, label: str = "") -> Markup:
+        """A seat's disc in its colour (a call, not a macro: a page shows dozens)."""
+        colour = view["colours"][seat]
+        name = words()["colour"].get(colour, colour)
+        return Markup(f'<span class="disc disc-{escape(colour)}" title="{escape(name)}">'
+                      f'{escape(label)}</span>')
+
+    @staticmethod
     def hexes(lay: dict) -> Markup:
         """The map's hexes with their food, huts and ziggurats, each a tap target: built here,
         as a template loop over ~70 hexes was most of the time of drawing the page."""
