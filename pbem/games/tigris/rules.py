@@ -596,23 +596,25 @@ def ranking(state: dict) -> tuple[list[list[int]], list[list[int]]]:
 
 def free_actions(state: dict, seat: int) -> list[dict]:
     """The active player's choice of action: leader, tile, catastrophe, swap, or pass."""
-    actions = leader_actions(state, seat) + tile_actions(state, seat)
+    regions = Regions(state)                  # as the board stands: shared by both
+    actions = leader_actions(state, seat, regions) + tile_actions(state, seat, regions)
     actions += catastrophe_actions(state, seat)
     actions += [{"type": "swap", "tiles": tiles} for tiles in swap_choices(state["hands"][seat])]
     actions.append({"type": "pass"})
     return actions
 
 
-def leader_actions(state: dict, seat: int) -> list[dict]:
+def leader_actions(state: dict, seat: int, regions: Regions | None = None) -> list[dict]:
     down = face_down_squares(state)
     actions = []
     from_supply = None      # where a leader from the supply may stand: the same for each colour
+    in_place = regions
     for color in COLORS:
         name = LEADERS[color]
         at = state["leaders"][seat][color]
         if at is None:
             if from_supply is None:
-                regions = Regions(state)
+                regions = in_place or Regions(state)
                 from_supply = [i for i in range(SQUARES)
                                if why_not_leader_square(state, regions, i, down) is None]
             squares = from_supply
@@ -627,8 +629,8 @@ def leader_actions(state: dict, seat: int) -> list[dict]:
     return actions
 
 
-def tile_actions(state: dict, seat: int) -> list[dict]:
-    regions = Regions(state)
+def tile_actions(state: dict, seat: int, regions: Regions | None = None) -> list[dict]:
+    regions = regions or Regions(state)
     return [{"type": "place_tile", "color": color, "at": to_rc(i)}
             for color in COLORS if state["hands"][seat][color] > 0
             for i in range(SQUARES) if why_not_tile_square(state, regions, color, i) is None]
