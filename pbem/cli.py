@@ -5,6 +5,7 @@ import datetime as dt
 import functools
 import json
 import logging
+import re
 import smtplib
 import sys
 from email.utils import parseaddr
@@ -113,6 +114,9 @@ def _parse_player(raw: str) -> dict:
     return {"name": name, "email": address}
 
 
+ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def _parse_option(raw: str):
     key, sep, value = raw.partition("=")
     if not sep or not key:
@@ -122,10 +126,9 @@ def _parse_option(raw: str):
         return key, True
     if lowered in ("false", "no", "off"):
         return key, False
-    try:
+    if ASCII_INTEGER.fullmatch(value.strip()):     # int() would also read "٣" or "³" as 3
         return key, int(value)
-    except ValueError:
-        return key, value
+    return key, value
 
 
 @games_group.command("create")

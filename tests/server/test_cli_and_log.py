@@ -50,6 +50,8 @@ def test_create_prints_the_id_and_queues_the_invitations(cli):
     (["duel", "--player", "A <a@x.org>", "--player", "B <b@x.org>", "--option", "rounds=many"],
      "takes a int"),
     (["duel", "--player", "just a name", "--player", "B <b@x.org>"], "Name <email"),
+    (["duel", "--player", "A <a@x.org>", "--player", "B <b@x.org>", "--option", "rounds=\u0663"],
+     "takes a int"),                                  # an Arabic-Indic three is not a number
 ])
 def test_create_refuses_bad_input_saying_what_is_allowed(cli, args, words):
     out = cli("games", "create", *args)
