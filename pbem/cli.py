@@ -15,7 +15,7 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from . import database, mailer, pace, store
+from . import database, health, mailer, pace, store
 from .models import Game, Outbox, db
 
 
@@ -316,6 +316,7 @@ def mail_send(now):
             total[key] += counts[key]
         if counts["sent"] == 0 or counts["retry"] or counts["failed"]:
             break
+    health.beat()       # run from cron instead of the worker, it keeps /health's heartbeat
     click.echo(f"{total['sent']} sent, {total['retry']} to retry, {total['failed']} failed")
 
 

@@ -27,6 +27,18 @@ def test_healthy_once_the_worker_has_made_a_pass(app, client, smtp):
     assert smtp.inbox.to("ann@example.org") and smtp.inbox.to("bob@example.org")
 
 
+def test_mail_send_from_cron_counts_as_the_worker(app, client, smtp):
+    """A host who sends mail with `pbem mail send` every minute from cron, not the worker,
+    has a healthy /health too."""
+    create_game()
+    assert client.get("/health").status_code == 503             # never ran
+    out = app.test_cli_runner().invoke(args=["mail", "send"])
+    assert out.exit_code == 0, out.output
+    answer = client.get("/health")
+    assert answer.status_code == 200, answer.json
+    assert answer.json["mail_worker"]["heartbeat_age"] == 0
+
+
 def test_a_worker_that_never_ran_or_fell_silent_is_unhealthy(app, client):
     answer = client.get("/health")
     assert answer.status_code == 503
