@@ -33,6 +33,11 @@ def opt_out(email: str) -> None:
     OptOut.insert(email=email.strip().lower()).on_conflict_ignore().execute()
 
 
+def opt_in(email: str) -> None:
+    """Undo an opt-out (mail skipped meanwhile stays unsent)."""
+    OptOut.delete().where(OptOut.email == email.strip().lower()).execute()
+
+
 def is_opted_out(email: str) -> bool:
     return bool(email) and OptOut.select().where(OptOut.email == email.strip().lower()).exists()
 

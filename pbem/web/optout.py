@@ -1,5 +1,6 @@
 """Opting out of all mail from this server, from the link in every mail's footer or the
-mail client's own button (List-Unsubscribe-Post, RFC 8058). GET only asks; POST opts out."""
+mail client's own button (List-Unsubscribe-Post, RFC 8058). GET only asks; POST opts out.
+The same link undoes it (POST .../undo): a mistaken tap must not cut a player off for good."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
@@ -31,3 +32,11 @@ def confirm(token):
     with write_transaction():
         optout.opt_out(email)
     return render_template("optout.html", email=email, done=True)
+
+
+@bp.post("/optout/<token>/undo")
+def undo(token):
+    email = _address(token)
+    with write_transaction():
+        optout.opt_in(email)
+    return render_template("optout.html", email=email, done=False, back=True)

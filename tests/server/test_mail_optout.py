@@ -71,6 +71,26 @@ def _play_until_bob_would_be_mailed(game, moves=6):
         store.append(game.id, seat, rules.legal_actions(state, seat)[-1], game.seq)
 
 
+def test_an_opt_out_can_be_undone_from_its_own_page(app, client, smtp):
+    game, _host = store.create_game("duel", PLAYERS, seed=3)
+    mailer.send_due()
+    link = smtp.inbox.to("bob@example.org")[0]["List-Unsubscribe"].strip()[1:-1]
+    path = link.replace("http://pbem.test", "")
+    done = client.post(path).get_data(as_text=True)
+    assert OptOut.select().count() == 1
+    assert f'action="{path}/undo"' in done                 # a mistaken tap is not for good
+    assert client.get(f"{path}/undo").status_code == 405      # scanners GET: nothing changes
+    assert client.post("/optout/Ym9i.forged/undo").status_code == 404
+    assert OptOut.select().count() == 1
+    back = client.post(f"{path}/undo")
+    assert back.status_code == 200 and "is on again" in back.get_data(as_text=True)
+    assert OptOut.select().count() == 0
+    before = len(smtp.inbox.to("bob@example.org"))
+    _play_until_bob_would_be_mailed(game)
+    mailer.send_due()
+    assert len(smtp.inbox.to("bob@example.org")) > before        # mail flows again
+
+
 def test_a_forged_opt_out_link_is_refused(client):
     assert client.get("/optout/bob@example.org").status_code == 404
     assert client.post("/optout/Ym9i.forged").status_code == 404
