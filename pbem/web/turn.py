@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+from typing import NamedTuple
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
@@ -119,8 +121,15 @@ LAST_OWN_CHOICE = Prepared(Event, lambda game_id, seat, upto: Event.select(Event
     Event.game == game_id, Event.seat == seat, Event.automatic == False,  # noqa: E712
     Event.seq <= upto).order_by(Event.seq.desc()).limit(1))
 LOG_LINES_OF = Prepared(Event, lambda game_id: Event.select(
-    Event.seq, Event.seat, Event.automatic, Event.action, Event.summary, Event.summaries)
-    .where(Event.game == game_id).order_by(Event.seq.desc()).limit(LOG_LINES))
+    Event.seq, Event.seat, Event.automatic, Event.action.alias("action_json"), Event.summary,
+    Event.summaries).where(Event.game == game_id).order_by(Event.seq.desc()).limit(LOG_LINES))
+
+
+class LogLine(NamedTuple):
+    seq: int
+    seat: int | None
+    automatic: bool
+    action: dict | None     # only on the lines that are new to the seat (for the rings)
 
 
 def game_log(game, seat, names, language, turn_start=None):
@@ -130,10 +139,14 @@ def game_log(game, seat, names, language, turn_start=None):
     turn_start = game.seq if turn_start is None else turn_start
     last_own = LAST_OWN_CHOICE.first(game.id, seat, turn_start)
     since = last_own.seq if last_own is not None else 0
-    events = LOG_LINES_OF(game.id).namedtuples()    # rows, not models: 80 of them a page
-    return [(e, notify.fill_names((e.summaries or {}).get(language) or e.summary, names),
-             e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic))
-            for e in events]
+    lines = []
+    for e in LOG_LINES_OF(game.id).namedtuples():   # rows, not models: 80 of them a page
+        new = e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic)
+        lines.append((LogLine(e.seq, e.seat, bool(e.automatic),
+                              json.loads(e.action_json) if new else None),
+                      notify.fill_names((e.summaries or {}).get(language) or e.summary, names),
+                      new))
+    return lines
 
 
 def done_lines(game, since_seq, names, language, until_others=False) -> list[str]:

@@ -3,6 +3,7 @@ PostgreSQL they answer exactly what the peewee queries they stand for answer, co
 fields (JSON, dates, booleans), whatever the values."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -42,9 +43,9 @@ def test_each_prepared_query_answers_as_its_peewee_query(app):
     log = list(turn.LOG_LINES_OF(game.id).namedtuples())
     expected = list(Event.select().where(Event.game == game).order_by(Event.seq.desc())
                     .limit(turn.LOG_LINES))
-    assert [(e.seq, e.seat, e.automatic, e.action, e.summaries) for e in log] == \
-        [(e.seq, e.seat, e.automatic, e.action, e.summaries) for e in expected]
-    assert all(isinstance(e.automatic, bool) and isinstance(e.action, dict) for e in log)
+    assert [(e.seq, e.seat, e.automatic, json.loads(e.action_json), e.summaries)
+            for e in log] == [(e.seq, e.seat, e.automatic, e.action, e.summaries) for e in expected]
+    assert all(isinstance(e.automatic, bool) and isinstance(e.summaries, dict) for e in log)
     for seat in range(3):
         for upto in (0, 5, game.seq):
             mine = (Event.select(Event.seq)

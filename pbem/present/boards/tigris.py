@@ -13,6 +13,8 @@ does, as an instruction.
 """
 from __future__ import annotations
 
+import functools
+
 from markupsafe import Markup, escape
 
 from .. import N_, gettext as _, ngettext
@@ -330,6 +332,17 @@ class TigrisPresenter(Presenter):
             out.append(f'<use href="#tg-target" x="{s["x"]}" y="{s["y"]}"{own} '
                        f'data-tap="{s["token"]}">{title}</use>')
         return Markup("\n".join(out))
+
+    @staticmethod
+    @functools.cache
+    def coordinates() -> Markup:
+        """The column letters and row numbers around the board: the same on every page."""
+        letters = "".join(f'<text x="{MARGIN + c * CELL + CELL // 2}" y="{MARGIN - 6}">'
+                          f'{LETTERS[c]}</text>' for c in range(COLS))
+        numbers = "".join(f'<text x="{MARGIN - 4}" y="{MARGIN + r * CELL + CELL // 2 + 5}">'
+                          f'{r + 1}</text>' for r in range(ROWS))
+        return Markup(f'<g class="tg-coords">{letters}</g>\n'
+                      f'<g class="tg-coords tg-rows">{numbers}</g>')
 
     @staticmethod
     def pieces(squares: list[dict]) -> Markup:
