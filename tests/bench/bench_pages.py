@@ -27,7 +27,7 @@ from tests.server.gunicorn_server import Gunicorn
 GAMES = ("tigris", "tigris_cards", "assyria")
 PLAYERS = 3
 STAGES = sized((0, 60), (0, 2))     # random moves played before the page is measured
-SAMPLES = sized(15, 2)              # in-process GETs per page (the median is printed)
+SAMPLES = sized(40, 2)              # in-process GETs per page (the median is printed)
 SECONDS = sized(2.0, 0.2)           # wrk-like hammering per page under gunicorn
 THREADS = 4
 WARM_UP = sized(0.3, 0.05)          # seconds of unmeasured requests per page first
