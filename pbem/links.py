@@ -32,6 +32,7 @@ class LinkError(Exception):
 LINK_BY_NONCE = Prepared(Link, lambda nonce_hash: Link.select()
                          .where(Link.nonce_hash == nonce_hash).limit(1))
 
+
 def hash_nonce(nonce: str) -> str:
     return hashlib.sha256(nonce.encode()).hexdigest()
 

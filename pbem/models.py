@@ -48,10 +48,10 @@ class Prepared:
         return self.model.raw(sql, *[values[k] if k is not None else p for k, p in slots])
 
     def first(self, *values):
-        """The first row, or None."""
-        for row in self(*values):
-            return row
-        return None
+        """The first row, or None. Every row is read, so no cursor is left half-way open (with
+        SQLite an unfinished statement holds its read lock): give the query a limit."""
+        rows = list(self(*values))
+        return rows[0] if rows else None
 
 
 def utcnow() -> dt.datetime:
