@@ -609,18 +609,19 @@ def leader_actions(state: dict, seat: int, regions: Regions | None = None) -> li
     actions = []
     from_supply = None      # where a leader from the supply may stand: the same for each colour
     in_place = regions
+    empty = empty_squares(state)
     for color in COLORS:
         name = LEADERS[color]
         at = state["leaders"][seat][color]
         if at is None:
             if from_supply is None:
                 regions = in_place or Regions(state)
-                from_supply = [i for i in range(SQUARES)
+                from_supply = [i for i in empty
                                if why_not_leader_square(state, regions, i, down) is None]
             squares = from_supply
         else:
             regions = Regions(state, lifted=at)
-            squares = [i for i in range(SQUARES)
+            squares = [i for i in empty
                        if i != at and why_not_leader_square(state, regions, i, down) is None]
         kind = "place_leader" if at is None else "move_leader"
         actions += [{"type": kind, "leader": name, "at": to_rc(i)} for i in squares]
@@ -631,9 +632,17 @@ def leader_actions(state: dict, seat: int, regions: Regions | None = None) -> li
 
 def tile_actions(state: dict, seat: int, regions: Regions | None = None) -> list[dict]:
     regions = regions or Regions(state)
+    empty = empty_squares(state)
     return [{"type": "place_tile", "color": color, "at": to_rc(i)}
             for color in COLORS if state["hands"][seat][color] > 0
-            for i in range(SQUARES) if why_not_tile_square(state, regions, color, i) is None]
+            for i in empty if why_not_tile_square(state, regions, color, i) is None]
+
+
+def empty_squares(state: dict) -> list[int]:
+    """The squares with no tile, catastrophe or monument (a leader may still stand there):
+    the only ones a leader or a tile may go to, so the legal actions look at no others."""
+    board = state["board"]
+    return [i for i in range(SQUARES) if board[i] == EMPTY]
 
 
 def catastrophe_actions(state: dict, seat: int) -> list[dict]:
