@@ -161,6 +161,24 @@ def placing_label(action: dict, view: dict) -> str:
     return _(MOVE_LEADER[leader], old=old, new=square_label(action["at"]))
 
 
+@functools.lru_cache(maxsize=4)
+def ground_squares(terrain: tuple) -> tuple[dict, ...]:
+    """Every square as it is when empty — where it is, its name, its ground, its tap token —
+    built once per board: most squares of every page are empty. Read only."""
+    return tuple({"r": r, "c": c, "x": MARGIN + c * CELL, "y": MARGIN + r * CELL,
+                  "label": square_label((r, c)), "title": square_label((r, c)),
+                  "river": ground == "~", "framed": ground == "C",
+                  "tile": None, "leader": None, "treasure": None, "catastrophe": False,
+                  "unification": False, "fighting": False, "token": sq((r, c)), "mine": False}
+                 for r, row in enumerate(terrain) for c, ground in enumerate(row))
+
+
+@functools.lru_cache(maxsize=4)
+def river_path(river: tuple) -> str:
+    return "".join(f"M{MARGIN + (i % COLS) * CELL} {MARGIN + (i // COLS) * CELL}"
+                   f"h{CELL}v{CELL}h-{CELL}z" for i, on in enumerate(river) if on)
+
+
 class TigrisPresenter(Presenter):
     name = "tigris"
     board_template = "games/tigris/board.html"
@@ -268,7 +286,9 @@ class TigrisPresenter(Presenter):
         return choices.tokens if choices else set()
 
     def squares(self, view: dict, seat, names=None) -> list[dict]:
-        """One entry per square: where it is, what is on it, and what tapping it means."""
+        """One entry per square: where it is, what is on it, and what tapping it means. An
+        empty square's entry is the same on every page (`ground`); the rest are built here."""
+        ground = ground_squares(tuple(view["terrain"]))
         kinds = {c: kind_name(c) for c in COLORS}
         leader_names = {n: leader_name(n) for n in LEADER_ORDER}
         dynasty_names = {d: dynasty_name(d) for d in DYNASTIES}
@@ -283,43 +303,40 @@ class TigrisPresenter(Presenter):
         unification = tuple(view["unification"]) if view.get("unification") else None
         conflict = view.get("conflict") or {}
         fighting = {tuple(at) for at in conflict.get("squares", [])}
-        out = []
-        for r, row in enumerate(view["terrain"]):
-            for c, ground in enumerate(row):
-                at = (r, c)
-                leader = leaders.get(at)
-                tile = tiles.get(at)
-                mine = leader is not None and seat is not None and leader["seat"] == seat
-                name = square_label(at)
-                titles = []
-                if tile:
-                    titles.append(words["down"] if tile["face_down"] else kinds[tile["color"]])
-                if at in catastrophes:
-                    titles.append(words["catastrophe"])
-                if at in treasures:
-                    titles.append(words["framed"] if treasures[at]["corner"] else words["treasure"])
-                if at == unification:
-                    titles.append(words["unification"])
-                if leader:
-                    owner = names[leader["seat"]] if leader["seat"] < len(names) else leader["seat"]
-                    titles.append(f"{owner}: {leader_names[leader['leader']]} "
-                                  f"({dynasty_names[leader['dynasty']]})")
-                out.append({
-                    "r": r, "c": c, "x": MARGIN + c * CELL, "y": MARGIN + r * CELL,
-                    "label": name, "title": f"{name}: {', '.join(titles)}" if titles else name,
-                    "river": ground == "~", "framed": ground == "C",
-                    "tile": tile, "leader": leader, "treasure": treasures.get(at),
-                    "catastrophe": at in catastrophes, "unification": at == unification,
-                    "fighting": at in fighting,
-                    "token": f"leader:{leader['leader']}" if mine else sq(at),
-                    "mine": mine,
-                })
+        taken = set(tiles) | set(leaders) | catastrophes | set(treasures)
+        if unification:
+            taken.add(unification)
+        out = list(ground)
+        for at in taken:
+            base = ground[at[0] * COLS + at[1]]
+            leader = leaders.get(at)
+            tile = tiles.get(at)
+            mine = leader is not None and seat is not None and leader["seat"] == seat
+            titles = []
+            if tile:
+                titles.append(words["down"] if tile["face_down"] else kinds[tile["color"]])
+            if at in catastrophes:
+                titles.append(words["catastrophe"])
+            if at in treasures:
+                titles.append(words["framed"] if treasures[at]["corner"] else words["treasure"])
+            if at == unification:
+                titles.append(words["unification"])
+            if leader:
+                owner = names[leader["seat"]] if leader["seat"] < len(names) else leader["seat"]
+                titles.append(f"{owner}: {leader_names[leader['leader']]} "
+                              f"({dynasty_names[leader['dynasty']]})")
+            out[at[0] * COLS + at[1]] = {
+                **base, "title": f"{base['label']}: {', '.join(titles)}",
+                "tile": tile, "leader": leader, "treasure": treasures.get(at),
+                "catastrophe": at in catastrophes, "unification": at == unification,
+                "fighting": at in fighting,
+                "token": f"leader:{leader['leader']}" if mine else base["token"], "mine": mine}
         return out
 
     @staticmethod
     def river_path(squares: list[dict]) -> str:
         """The river's squares as one SVG path."""
-        return "".join(f"M{s['x']} {s['y']}h{CELL}v{CELL}h-{CELL}z" for s in squares if s["river"])
+        return river_path(tuple(squares[i]["river"] for i in range(len(squares))))
 
     @staticmethod
     def targets(squares: list[dict]) -> Markup:
