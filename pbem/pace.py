@@ -127,7 +127,7 @@ def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = T
 def _host_change(game_id: int, change, now: dt.datetime | None = None):
     now = now or utcnow()
     with write_transaction():
-        game = store._locked_game(game_id)
+        game = store.locked_game(game_id)
         if game.status != "running":
             raise PaceError("the game is over")
         return change(game, now)

@@ -156,7 +156,7 @@ def append(game_id: int, seat: int, action, expected_seq, link_id: int | None = 
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
         raise ValueError("seq must be an integer")
     with write_transaction():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.seq != expected_seq:
             raise StaleSeq(f"already played: the game is at move {game.seq}, "
                            f"this action was made at move {expected_seq}")
@@ -222,10 +222,12 @@ def listed_action(rules, state, seat: int, action: dict) -> dict:
 
 def lock_game(game_id: int) -> Game:
     """The game row, locked until the caller's write transaction ends (NotFound if none)."""
-    return _locked_game(game_id)
+    return locked_game(game_id)
 
 
-def _locked_game(game_id: int) -> Game:
+def locked_game(game_id: int) -> Game:
+    """The game, locked for the rest of the caller's write transaction: whoever reads it
+    next waits (PostgreSQL: FOR UPDATE; SQLite: the transaction's write lock)."""
     query = Game.select().where(Game.id == game_id)
     if not is_sqlite():
         query = query.for_update()      # BEGIN IMMEDIATE already serialises SQLite writers

@@ -172,7 +172,7 @@ def play(token, game_id):
     seat = _seat(address, game_id)
     config = current_app.config
     with write_transaction():
-        game = store._locked_game(game_id)
+        game = store.locked_game(game_id)
         rules = store.rules_of(game)
         if game.status != "running" or seat.index not in rules.to_act(rules.load(game.state)):
             return redirect(f"/me/{token}/games/{game_id}", code=303)

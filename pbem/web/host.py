@@ -94,7 +94,7 @@ def resend(token, seat):
     """Mail a fresh link to a seat that is to act (spending its older links)."""
     game = _game(token)
     with write_transaction():
-        game = store._locked_game(game.id)      # two resends at once: one mail
+        game = store.locked_game(game.id)      # two resends at once: one mail
         rules, state = store.rules_of(game), store.state_of(game)
         seats = list(game.seats.order_by(Seat.index))
         if game.status == "running" and seat in rules.to_act(state):
