@@ -163,10 +163,12 @@ def test_an_old_link_of_a_seat_to_act_says_a_newer_one_was_mailed(started, clien
     app.config["RENEW_INTERVAL"] = 0                             # a fresh link could be mailed now
     text = assert_no_dead_end(client, f"/turn/{first}")
     assert "A newer link was emailed to you on" in text
+    assert re.search(r"emailed to you on [^<]* UTC: open", text)    # the time says its zone
     assert "Email me a fresh link" not in text
     assert 'href="/me"' in text and f'href="/turn/{first}/done"' in text
     done = assert_no_dead_end(client, f"/turn/{first}/done", depth=1)
     assert "A newer link was emailed to you on" in done and "Email me a fresh link" not in done
+    assert re.search(r"emailed to you on [^<]* UTC: open", done)
     assert client.get(f"/api/turn/{newest}").status_code == 200   # the newest still works
 
 
