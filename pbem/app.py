@@ -4,11 +4,12 @@ from __future__ import annotations
 from flask import Flask, request
 
 from . import config as settings_module
-from . import i18n, package
-from .database import bind, is_sqlite, parts_of
+from .web import i18n
+from . import package
+from .db.database import bind, is_sqlite, parts_of
 from .logs import redact_flask_logs
-from .mailer import mail
-from .models import db
+from .mail.mailer import mail
+from .db.models import db
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -33,7 +34,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     from .web import register_blueprints
     register_blueprints(app)
-    from .cli import register_commands
+    from .ops.cli import register_commands
     register_commands(app)
     return app
 

@@ -150,9 +150,9 @@ def duel():
 
 
 def make_app(database_url, smtp_port, **extra):
-    from pbem import database
+    from pbem.db import database
     from pbem.app import create_app
-    from pbem.models import db
+    from pbem.db.models import db
 
     config = {"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-" + uuid.uuid4().hex,
               "BASE_URL": "http://pbem.test", "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_port,
@@ -167,7 +167,7 @@ def make_app(database_url, smtp_port, **extra):
 
 @pytest.fixture
 def app(database_url, smtp, duel):
-    from pbem.models import db
+    from pbem.db.models import db
     app = make_app(database_url, smtp.port)
     ctx = app.app_context()
     ctx.push()
@@ -186,7 +186,7 @@ def client(app):
 
 def play_at_random(game, moves, rng):
     """Up to `moves` random legal actions through the store (any seat that is to act)."""
-    from pbem import store
+    from pbem.log import store
     rules = store.rules_of(game)
     for _ in range(moves):
         game = store.get_game(game.id)
@@ -206,7 +206,7 @@ def token_of(link: str) -> str:
 @pytest.fixture
 def app_with(database_url, duel):
     """Build an app with other settings (another SMTP port, a short link age...)."""
-    from pbem.models import db
+    from pbem.db.models import db
     contexts = []
 
     def build(smtp_port, **extra):

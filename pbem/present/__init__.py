@@ -18,7 +18,7 @@ def gettext(message: str, **variables) -> str:
     """`message` in the language being spoken, %-formatted with `variables` like Flask-Babel's
     gettext — but a dictionary lookup (the engines' `_`), not a walk through the request
     context: pages call it hundreds of times a render. The request's language is the one
-    `pbem.i18n` sets for the engines (Flask-Babel's choice), so both agree."""
+    `pbem.web.i18n` sets for the engines (Flask-Babel's choice), so both agree."""
     text = _(message)
     return text % variables if variables else text
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from .. import links, store, talk
+from ..play import links, talk
+from ..log import store
 from ..games import IllegalAction
 from .common import check_link, check_link_to_act, check_readable, parse_seq, turn_payload
 from .inputs import parse_json

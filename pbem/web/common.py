@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from flask import current_app
 
-from .. import clock, links, store, talk
+from ..play import clock, links, talk
+from ..log import store
 from .inputs import MAX_INT, ascii_int
-from ..models import Game, utcnow
+from ..db.models import Game, utcnow
 from ..present import action_key  # noqa: F401 - the turn page's form values
 
 

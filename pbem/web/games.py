@@ -7,10 +7,12 @@ from flask import Blueprint, abort, current_app, jsonify, render_template
 from flask_babel import format_timedelta
 from flask_babel import gettext as _
 
-from .. import clock, notify, store
+from ..play import clock
+from ..mail import notify
+from ..log import store
 from ..games import RULES
 from ..games.base import current_language
-from ..models import Game, utcnow
+from ..db.models import Game, utcnow
 from ..present import results
 from ..present import presenter_for
 

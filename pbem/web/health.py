@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from .. import health
+from ..play import health
 
 bp = Blueprint("health", __name__)
 

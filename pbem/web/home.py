@@ -12,10 +12,12 @@ import re
 from flask import Blueprint, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import home, links, notify, optout, pace, store, talk
-from ..database import write_transaction
+from ..play import home, links, optout, pace, talk
+from ..mail import notify
+from ..log import store
+from ..db.database import write_transaction
 from ..games.base import current_language
-from ..models import Outbox, Seat, utcnow
+from ..db.models import Outbox, Seat, utcnow
 from ..present import presenter_for, results
 from . import replay, turn
 

@@ -6,9 +6,11 @@ import datetime as dt
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import clock, links, notify, optout, pace, store
-from ..database import write_transaction
-from ..models import Link, Outbox, Seat, utcnow
+from ..play import clock, links, optout, pace
+from ..mail import notify
+from ..log import store
+from ..db.database import write_transaction
+from ..db.models import Link, Outbox, Seat, utcnow
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 

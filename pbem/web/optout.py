@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, render_template
 from flask_babel import gettext as _
 
-from .. import optout
-from ..database import write_transaction
+from ..play import optout
+from ..db.database import write_transaction
 
 bp = Blueprint("optout", __name__)
 

@@ -14,9 +14,11 @@ from collections import OrderedDict
 from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext as _
 
-from .. import links, notify, store, talk
+from ..play import links, talk
+from ..mail import notify
+from ..log import store
 from ..games.base import current_language
-from ..models import Event, Game
+from ..db.models import Event, Game
 from ..present import results
 from .inputs import ascii_int
 from ..present import presenter_for

@@ -7,8 +7,11 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import clock, notify, optout, signups, store, validate
-from ..database import write_transaction
+from ..play import clock, optout, signups
+from ..mail import notify
+from ..log import store
+from .. import validate
+from ..db.database import write_transaction
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
 from .inputs import MAX_INT, ascii_int

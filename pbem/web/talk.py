@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import links, talk
+from ..play import links, talk
 from . import turn
 from .common import check_readable
 

@@ -8,10 +8,12 @@ from typing import NamedTuple
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import clock, links, notify, pace, store, talk
-from ..database import write_transaction
+from ..play import clock, links, pace, talk
+from ..mail import notify
+from ..log import store
+from ..db.database import write_transaction
 from ..games import IllegalAction
-from ..models import Link, Prepared, Seat, utcnow
+from ..db.models import Link, Prepared, Seat, utcnow
 from ..games.base import current_language
 from .. import present
 from ..present import results

@@ -17,9 +17,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pbem import database, store
+from pbem.db import database
+from pbem.log import store
 from pbem.app import create_app
-from pbem.models import Outbox, db
+from pbem.db.models import Outbox, db
 from tests.bench import sized
 from tests.conftest import free_port
 from tests.server.gunicorn_server import Gunicorn

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import requests
 
-from pbem import database, store
+from pbem.db import database
+from pbem.log import store
 from pbem.app import create_app
 from pbem.games import RULES, register
-from pbem.models import Outbox, db
+from pbem.db.models import Outbox, db
 from tests import toygame
 from tests.bench import sized
 from tests.conftest import free_port, reset_postgresql

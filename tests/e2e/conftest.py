@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from pbem import mailer
-from pbem.models import db
+from pbem.mail import mailer
+from pbem.db.models import db
 from tests.conftest import free_port, make_app
 
 CHROMIUM = os.environ.get("PBEM_CHROMIUM") or "/usr/bin/chromium"   # where the browser is

@@ -18,7 +18,7 @@ def app(tmp_path_factory):
     from tests.conftest import make_app
     app = make_app(f"sqlite:///{tmp_path_factory.mktemp('assyria') / 'pages.db'}", 1)
     yield app
-    from pbem.models import db
+    from pbem.db.models import db
     if not db.is_closed():
         db.close()
 
@@ -168,7 +168,7 @@ def confirm(page):
 
 
 def test_first_turn_played_by_tapping_from_the_emails(live, smtp, phone):
-    from pbem import store
+    from pbem.log import store
     from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
     game, _ = store.create_game("assyria", PLAYERS, seed=11)

@@ -10,7 +10,7 @@ import pytest
 
 from playwright.sync_api import expect
 
-from pbem import store
+from pbem.log import store
 from tests.conftest import play_at_random
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from pbem import store
-from pbem.models import Event
+from pbem.log import store
+from pbem.db.models import Event
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
 TURN = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")

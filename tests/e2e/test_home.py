@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pbem import store
+from pbem.log import store
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
 ANN, BOB = "home-ann@example.org", "home-bob@example.org"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from pbem import store
+from pbem.log import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 from tests.conftest import play_at_random
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from pbem import store
-from pbem.models import Game, Outbox, db
+from pbem.log import store
+from pbem.db.models import Game, Outbox, db
 from tests.conftest import free_port, make_app
 from tests.e2e.conftest import LiveServer, assert_no_sideways_scroll, screenshot
 

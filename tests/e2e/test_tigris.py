@@ -10,7 +10,7 @@ import pytest
 from flask import render_template_string
 from playwright.sync_api import expect
 
-from pbem import store
+from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import speaking
 from pbem import present

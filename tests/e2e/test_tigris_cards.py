@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from pbem import store
+from pbem.log import store
 from pbem.games import RULES
-from pbem.models import Game
+from pbem.db.models import Game
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
 LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pbem import store
+from pbem.log import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 
 LINK = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")

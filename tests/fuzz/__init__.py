@@ -90,7 +90,7 @@ class World:
 
     def read_mail(self) -> None:
         """Tokens from the outbox rows written since the last look (as a player would)."""
-        from pbem.models import Game, Outbox
+        from pbem.db.models import Game, Outbox
         for row in Outbox.select().where(Outbox.id > self._mail_seen).order_by(Outbox.id):
             self._mail_seen = row.id
             self.tokens += [t for t in TURN.findall(row.body_text) if t not in self.tokens]
@@ -135,13 +135,13 @@ class World:
 
     @staticmethod
     def _seq(game_id: int) -> int | None:
-        from pbem.models import Game
+        from pbem.db.models import Game
         game = Game.get_or_none(Game.id == game_id)
         return None if game is None else game.seq
 
 
 def event_count() -> int:
-    from pbem.models import Event
+    from pbem.db.models import Event
     return Event.select().count()
 
 
@@ -194,7 +194,7 @@ def settings(database_url: str, smtp_port: int) -> dict:
 
 
 def create_games(rng: random.Random) -> None:
-    from pbem import store
+    from pbem.log import store
     for rules, players in GAMES:
         seats = [{"name": f"{rules[:3]}{i}", "email": f"{rules}{players}.{i}@fuzz.example.org",
                   "language": rng.choice(["en", "hu"])} for i in range(players)]
@@ -237,9 +237,9 @@ def run(requests_to_send: int, database_url: str | None = None, seed: int = 0,
 
 
 def _open(config: dict):
-    from pbem import database
+    from pbem.db import database
     from pbem.app import create_app
-    from pbem.models import db
+    from pbem.db.models import db
     app = create_app(config)
     with app.app_context():
         db.connect(reuse_if_open=True)
@@ -248,7 +248,7 @@ def _open(config: dict):
 
 
 def _close() -> None:
-    from pbem.models import db
+    from pbem.db.models import db
     if not db.is_closed():
         db.close()
     if hasattr(db.obj, "close_all"):
@@ -281,12 +281,12 @@ def _hammer(url: str, rng: random.Random, report: Report, count: int, say) -> No
 def _pbem(env: dict, *args: str) -> subprocess.CompletedProcess:
     full = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     full.update(env)
-    return subprocess.run([sys.executable, "-m", "pbem.cli", *args], cwd=ROOT, env=full,
+    return subprocess.run([sys.executable, "-m", "pbem.ops.cli", *args], cwd=ROOT, env=full,
                           capture_output=True, text=True, timeout=600)
 
 
 def _mail_and_verify(env: dict, report: Report, smtp) -> None:
-    from pbem.models import Game, Outbox
+    from pbem.db.models import Game, Outbox
     sent = _pbem(env, "mail", "send")
     if sent.returncode != 0:
         report.failures.append(f"pbem mail send failed: {sent.stderr.strip()[-500:]}")

@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from pbem import database, store
-from pbem.models import Event, Game, Outbox, db
+from pbem.db import database
+from pbem.log import store
+from pbem.db.models import Event, Game, Outbox, db
 from tests.conftest import make_app
 
 
@@ -115,7 +116,7 @@ def test_import_refuses_a_doctored_record(cli, tmp_path):
 
 def test_db_upgrade_is_idempotent_and_reversible(cli):
     """Every migration rolls back (newest first, down to the first) and applies again."""
-    from pbem.health import known_migrations
+    from pbem.play.health import known_migrations
     assert "up to date" in cli("db", "upgrade").output
     names = known_migrations()
     out = cli("db", "rollback", names[-1])
@@ -152,7 +153,7 @@ def test_the_pbem_command_lists_its_groups_and_explains_a_missing_secret(tmp_pat
     import sys
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env["PBEM_DATABASE_URL"] = f"sqlite:///{tmp_path}/x.db"
-    run = [sys.executable, "-m", "pbem.cli"]
+    run = [sys.executable, "-m", "pbem.ops.cli"]
     helped = subprocess.run(run + ["--help"], env=env, capture_output=True, text=True)
     for group in ("db", "games", "mail", "run", "dev"):
         assert f"  {group} " in helped.stdout

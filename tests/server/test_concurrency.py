@@ -5,8 +5,9 @@ import threading
 
 import requests
 
-from pbem import mailer, store
-from pbem.models import Event
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Event
 from tests.conftest import free_port, token_of
 from tests.server.gunicorn_server import Gunicorn
 

@@ -9,9 +9,11 @@ import re
 
 import pytest
 
-from pbem import links, mailer, store
-from pbem.database import write_transaction
-from pbem.models import Event, Link, utcnow
+from pbem.play import links
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.database import write_transaction
+from pbem.db.models import Event, Link, utcnow
 from pbem.present import action_key
 from tests.conftest import token_of
 

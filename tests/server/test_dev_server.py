@@ -19,7 +19,7 @@ def test_pbem_dev_serves_a_game_whose_links_arrive_in_the_mail_catcher(tmp_path)
                PBEM_BASE_URL=f"http://127.0.0.1:{port}", PBEM_MAIL_SERVER="127.0.0.1",
                PBEM_MAIL_PORT=str(smtp_port), PBEM_MAIL_CATCHER_DIR=str(tmp_path / "mail"))
     env.pop("PBEM_SECRET_KEY", None)
-    process = subprocess.Popen([sys.executable, "-m", "pbem.cli", "dev", "--host", "127.0.0.1",
+    process = subprocess.Popen([sys.executable, "-m", "pbem.ops.cli", "dev", "--host", "127.0.0.1",
                                 "--port", str(port)],
                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -2,7 +2,8 @@
 set it off, in every language, and so in the turn mail of the next player."""
 from __future__ import annotations
 
-from pbem import mailer, store
+from pbem.mail import mailer
+from pbem.log import store
 from pbem.games import RULES
 from tests.games.assyria.helpers import cards, position
 

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from pbem import mailer, store
-from pbem.models import Event
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Event
 from tests.conftest import token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
@@ -210,7 +211,7 @@ def test_the_pbem_command_refuses_a_weak_key_in_one_line(tmp_path, key):
     import sys
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env.update(PBEM_DATABASE_URL=f"sqlite:///{tmp_path}/x.db", PBEM_SECRET_KEY=key)
-    refused = subprocess.run([sys.executable, "-m", "pbem.cli", "games", "list"], env=env,
+    refused = subprocess.run([sys.executable, "-m", "pbem.ops.cli", "games", "list"], env=env,
                              capture_output=True, text=True)
     assert refused.returncode != 0
     assert "Traceback" not in refused.stderr

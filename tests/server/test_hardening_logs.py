@@ -7,7 +7,8 @@ import logging
 
 import requests
 
-from pbem import mailer, notify, store
+from pbem.mail import mailer, notify
+from pbem.log import store
 from pbem.logs import GunicornLogger, redact
 from tests.conftest import free_port, token_of
 from tests.server.gunicorn_server import Gunicorn

@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from pbem import home, mailer, notify, pace, store
-from pbem.models import Link, Outbox, PlayerSettings, Seat
+from pbem.play import home, pace
+from pbem.mail import mailer, notify
+from pbem.log import store
+from pbem.db.models import Link, Outbox, PlayerSettings, Seat
 from tests.conftest import LINK, token_of
 
 HOME = re.compile(r"http://pbem\.test/me/[A-Za-z0-9_.\-]+")

@@ -16,9 +16,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from pbem import mailer, store
+from pbem.mail import mailer
+from pbem.log import store
 from pbem.games.base import GAME_PACKAGES
-from pbem.models import Link, Outbox
+from pbem.db.models import Link, Outbox
 from tests.conftest import play_at_random, token_of
 
 ROOT = Path(__file__).resolve().parents[2]

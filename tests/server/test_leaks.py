@@ -19,10 +19,12 @@ from contextlib import contextmanager
 
 import pytest
 
-from pbem import links, notify, store
-from pbem.database import write_transaction
+from pbem.play import links
+from pbem.mail import notify
+from pbem.log import store
+from pbem.db.database import write_transaction
 from pbem.games.base import speaking
-from pbem.models import Game, Outbox, Seat, db
+from pbem.db.models import Game, Outbox, Seat, db
 from pbem.web import replay as replay_module
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@example.org", "language": lang}

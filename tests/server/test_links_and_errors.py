@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import mailer, store
-from pbem.models import Event, Link
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Event, Link
 from tests.conftest import token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from pbem import store
-from pbem.models import Event, utcnow
+from pbem.log import store
+from pbem.db.models import Event, utcnow
 from tests.conftest import play_at_random
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]

@@ -4,8 +4,9 @@ from __future__ import annotations
 import datetime as dt
 import socket
 
-from pbem import mailer, store
-from pbem.models import Outbox, utcnow
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Outbox, utcnow
 from tests.conftest import SMTPServer, free_port
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
@@ -89,8 +90,8 @@ def test_backoff_grows_and_is_capped():
 
 
 def test_long_lines_and_accents_survive_smtp(app, smtp):
-    from pbem.models import Outbox
-    from pbem.notify import queue
+    from pbem.db.models import Outbox
+    from pbem.mail.notify import queue
     row = queue(None, None, "test", "ann@example.org", "Árvíztűrő tükörfúrógép", "turn",
                 seat=type("S", (), {"name": "Ann"}), names=["Ann"], prompt="Lépj!",
                 happened=["x" * 3000], link="http://pbem.test/turn/abc", max_age_days=30,

@@ -6,8 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from pbem import mailer, store
-from pbem.models import Outbox, OptOut, utcnow
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Outbox, OptOut, utcnow
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]

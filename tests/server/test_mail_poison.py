@@ -2,8 +2,9 @@
 (through the real SMTP fixture), and the host sees what failed."""
 from __future__ import annotations
 
-from pbem import mailer, store
-from pbem.models import Outbox
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Outbox
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from pbem import mailer, notify, store
+from pbem.mail import mailer, notify
+from pbem.log import store
 from pbem.present import presenter_for
 from tests.conftest import play_at_random
 

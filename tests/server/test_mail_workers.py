@@ -46,11 +46,11 @@ def sink():
 
 def pbem_command() -> list[str]:
     script = Path(sys.executable).with_name("pbem")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pbem.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pbem.ops.cli"]
 
 
 def fill_outbox(app) -> set[str]:
-    from pbem.models import Outbox, db
+    from pbem.db.models import Outbox, db
     with app.app_context():
         db.connect(reuse_if_open=True)
         poisoned = [{"message_id": f"<poison.{i}@pbem.test>", "kind": "turn",
@@ -69,7 +69,7 @@ def fill_outbox(app) -> set[str]:
 
 
 def sent_count(app) -> int:
-    from pbem.models import Outbox, db
+    from pbem.db.models import Outbox, db
     with app.app_context():
         db.connect(reuse_if_open=True)
         try:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import store
+from pbem.log import store
 from pbem.games import RULES
 
 DATA = Path(__file__).resolve().parent.parent / "games"

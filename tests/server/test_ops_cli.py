@@ -8,9 +8,12 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from pbem import database, health, mailer, store
-from pbem.cli import cli as pbem_cli
-from pbem.models import Game, Outbox, db, utcnow
+from pbem.db import database
+from pbem.play import health
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.ops.cli import cli as pbem_cli
+from pbem.db.models import Game, Outbox, db, utcnow
 from tests.conftest import free_port
 
 STRONG = "Zq8wR2x" + "k3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pbem import health, mailer, store
-from pbem.models import Heartbeat, Outbox, db, utcnow
+from pbem.play import health
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Heartbeat, Outbox, db, utcnow
 from tests.conftest import free_port
 
 

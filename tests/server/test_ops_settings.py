@@ -6,7 +6,7 @@ import pytest
 
 from pbem import config
 from pbem.config import SettingsError, from_environment, parse_environment_file
-from pbem.database import open_database, postgresql_parameters
+from pbem.db.database import open_database, postgresql_parameters
 
 # What systemd makes of each line (systemd.exec(5), "EnvironmentFile=", and env-file.c).
 SYSTEMD_CASES = [
@@ -71,7 +71,7 @@ def test_the_pbem_command_reads_the_settings_file(tmp_path):
     database = tmp_path / "from-file.db"
     path.write_text(f"PBEM_SECRET_KEY='{'k' * 50}'\nPBEM_DATABASE_URL=sqlite:///{database}\n")
     env = {"PATH": "/usr/bin:/bin", "PBEM_CONFIG": str(path)}
-    done = subprocess.run([sys.executable, "-m", "pbem.cli", "db", "upgrade"], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "pbem.ops.cli", "db", "upgrade"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "001_initial" in done.stdout and database.exists()
@@ -85,7 +85,7 @@ def test_a_password_with_any_character_works_as_its_own_setting(tmp_path):
     path.write_text("PBEM_DATABASE_URL=postgresql://pbem@db.example.org:6432/pbem\n"
                     "PBEM_DATABASE_PASSWORD=\"p/ss@w:rd #1%?&'\\\" x\"\n")
     settings = from_environment({"PBEM_CONFIG": str(path)})
-    from pbem.database import parts_of
+    from pbem.db.database import parts_of
     params = postgresql_parameters(settings["DATABASE_URL"], parts_of(settings))
     assert params == {"database": "pbem", "user": "pbem", "host": "db.example.org",
                       "port": 6432, "password": PASSWORD}
@@ -119,7 +119,7 @@ def test_a_bad_password_url_is_a_message_not_a_traceback(tmp_path):
     import sys
     env = {"PATH": "/usr/bin:/bin", "PBEM_SECRET_KEY": "k" * 50,
            "PBEM_DATABASE_URL": "postgresql://pbem:a/b@127.0.0.1/pbem"}
-    done = subprocess.run([sys.executable, "-m", "pbem.cli", "db", "upgrade"], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "pbem.ops.cli", "db", "upgrade"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
     assert done.returncode != 0
     assert "Traceback" not in done.stderr and "percent-encoded" in done.stderr
@@ -129,11 +129,11 @@ def test_pbem_help_lists_the_commands_without_a_traceback_when_settings_are_miss
     import subprocess
     import sys
     env = {"PATH": "/usr/bin:/bin", "PBEM_CONFIG": str(tmp_path / "none.env")}
-    done = subprocess.run([sys.executable, "-m", "pbem.cli", "--help"], cwd=tmp_path, env=env,
+    done = subprocess.run([sys.executable, "-m", "pbem.ops.cli", "--help"], cwd=tmp_path, env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert all(name in done.stdout for name in ("check", "backup", "restore", "mail", "games"))
-    done = subprocess.run([sys.executable, "-m", "pbem.cli", "games", "list"], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "pbem.ops.cli", "games", "list"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "cannot read the settings file" in done.stderr

@@ -8,8 +8,10 @@ import threading
 
 import pytest
 
-from pbem import clock, mailer, pace, store
-from pbem.models import Event, Game, Outbox, Seat, Vacation
+from pbem.play import clock, pace
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Event, Game, Outbox, Seat, Vacation
 from tests.conftest import token_of
 
 DAY = dt.timedelta(days=1)
@@ -40,7 +42,7 @@ def timeouts(game):
 
 def parallel_passes(app, now, n=2):
     """`n` pace passes started at the same moment, each in its own thread and connection."""
-    from pbem.models import db
+    from pbem.db.models import db
     results, errors, start = [], [], threading.Barrier(n)
 
     def one():
@@ -279,8 +281,8 @@ def test_cli_pace_pause_resume_and_vacation(cli):
 
 def test_the_rollback_of_the_pace_migration(app):
     from peewee_migrate import Router
-    from pbem import database
-    from pbem.models import db
+    from pbem.db import database
+    from pbem.db.models import db
     router = Router(db.obj, migrate_dir=database.MIGRATIONS)
     while "004_pace" in router.done:
         router.rollback()
@@ -430,7 +432,7 @@ def test_two_pace_processes_at_the_same_moment_both_succeed_and_act_once(app, da
     games = [store.create_game("assyria", PLAYERS, seed=i, host_email="host@example.org",
                                pace={"days": 1, "on_timeout": "auto"})[0] for i in range(4)]
     asked = max(s.asked_at for s in Seat.select().where(Seat.asked_at.is_null(False)))
-    from pbem.models import db
+    from pbem.db.models import db
     db.close()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env.update(PBEM_DATABASE_URL=database_url, PBEM_SECRET_KEY=app.config["SECRET_KEY"],
@@ -439,7 +441,7 @@ def test_two_pace_processes_at_the_same_moment_both_succeed_and_act_once(app, da
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     def together(*args):
-        processes = [subprocess.Popen([sys.executable, "-m", "pbem.cli", *args], cwd=root,
+        processes = [subprocess.Popen([sys.executable, "-m", "pbem.ops.cli", *args], cwd=root,
                                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True) for _ in range(2)]
         done = [p.communicate(timeout=120) + (p.returncode,) for p in processes]

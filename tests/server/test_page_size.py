@@ -10,9 +10,11 @@ import re
 
 import pytest
 
-from pbem import links, present, store
+from pbem.play import links
+from pbem import present
+from pbem.log import store
 from pbem.games import RULES
-from pbem.models import Event
+from pbem.db.models import Event
 from tests.conftest import play_at_random
 
 LIMIT = 64 * 1024

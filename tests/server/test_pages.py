@@ -1,8 +1,9 @@
 """The host's form to create a game, and the public pages."""
 from __future__ import annotations
 
-from pbem import mailer, store
-from pbem.models import Game
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Game
 
 
 def test_new_game_form_creates_the_game_and_mails_the_players(client, smtp):

@@ -6,8 +6,9 @@ import html
 import random
 import re
 
-from pbem import mailer, store
-from pbem.models import Game, Outbox
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Game, Outbox
 from tests.conftest import token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from pbem import clock, links, store, talk
-from pbem.models import Event, Game, Link, Prepared, Seat, Vacation, utcnow
+from pbem.play import clock, links, talk
+from pbem.log import store
+from pbem.db.models import Event, Game, Link, Prepared, Seat, Vacation, utcnow
 from pbem.web import turn
 from tests.conftest import play_at_random
 

@@ -9,7 +9,9 @@ import re
 
 import pytest
 
-from pbem import home, mailer, store
+from pbem.play import home
+from pbem.mail import mailer
+from pbem.log import store
 from tests.conftest import play_at_random, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]

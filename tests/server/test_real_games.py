@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from pbem import store
+from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import is_forced
-from pbem.models import Event, Game
+from pbem.db.models import Event, Game
 
 MOVES = {"tigris": 120, "tigris_cards": 160, "assyria": 160}
 

@@ -10,8 +10,9 @@ import threading
 
 import requests
 
-from pbem import mailer, store
-from pbem.models import Link, Outbox, utcnow
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.models import Link, Outbox, utcnow
 from tests.conftest import free_port, token_of
 from tests.server.gunicorn_server import Gunicorn
 

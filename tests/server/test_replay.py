@@ -8,8 +8,10 @@ import time
 
 import pytest
 
-from pbem import links, mailer, store
-from pbem.database import write_transaction
+from pbem.play import links
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.db.database import write_transaction
 from pbem.games import RULES
 from pbem.web import replay as replay_module
 from pbem.present import results

@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from pbem import mailer, optout
-from pbem.models import Game, Outbox, Signup
+from pbem.mail import mailer
+from pbem.play import optout
+from pbem.db.models import Game, Outbox, Signup
 
 CONFIRM = re.compile(r"http://pbem\.test(/new/confirm/[A-Za-z0-9_.\-]+)")
 

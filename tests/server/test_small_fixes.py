@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 import re
 
-from pbem import mailer, store
+from pbem.mail import mailer
+from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import speaking
 from pbem.present import presenter_for

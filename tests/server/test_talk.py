@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
-from pbem import mailer, store, talk
-from pbem.models import Message, Outbox
+from pbem.mail import mailer
+from pbem.log import store
+from pbem.play import talk
+from pbem.db.models import Message, Outbox
 from tests.conftest import token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from pbem import store, validate
-from pbem.models import Game, Outbox
+from pbem.log import store
+from pbem import validate
+from pbem.db.models import Game, Outbox
 
 LONG_EMAIL = "a" * 64 + "@" + ".".join(["b" * 63] * 3) + ".org"          # 260 characters
 TIGRIS_NAMES = [c * 44 for c in "ABCD"]

@@ -12,9 +12,9 @@ import html
 
 import pytest
 
-from pbem import store
+from pbem.log import store
 from pbem.games import RULES
-from pbem.models import Event
+from pbem.db.models import Event
 from tests.games.tigris import helpers as tigris
 from tests.games.tigris_cards import helpers as cards
 
@@ -198,7 +198,7 @@ def test_cards_standing_answers_answer_whatever_the_hand(app):
 # ---- The Tigris turn page shows the standing answer, and its button, in both languages --------
 
 def test_tigris_turn_page_shows_the_standing_answer_and_its_button(app, client):
-    from pbem import links
+    from pbem.play import links
     game, _ = store.create_game("tigris", seats(2), seed=5)
     token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
     page = html.unescape(client.get(f"/turn/{token}").get_data(as_text=True))

@@ -14,7 +14,9 @@ import re
 import pytest
 from flask import render_template
 
-from pbem import links, notify, store
+from pbem.play import links
+from pbem.mail import notify
+from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import current_language, set_language
 from pbem.present import action_key

@@ -13,7 +13,7 @@ from peewee import fn
 
 from . import links
 
-from .models import Game, PlayerSettings, Seat, utcnow
+from ..db.models import Game, PlayerSettings, Seat, utcnow
 
 HOME_SALT = "pbem.home-link.v1"
 MAIL_MODES = ("each", "digest")

@@ -88,7 +88,7 @@ class Game(BaseModel):
     host_nonce_hash = pw.CharField(max_length=64, default="")
     created_at = pw.DateTimeField(default=utcnow)
     finished_at = pw.DateTimeField(null=True)
-    # pace (pbem/pace.py): days per decision (None: no limit), what a missed deadline does
+    # pace (pbem/play/pace.py): days per decision (None: no limit), what a missed deadline does
     pace_days = pw.FloatField(null=True)
     on_timeout = pw.CharField(max_length=8, default="wait")     # wait | auto
     drop_after = pw.IntegerField(default=3)    # auto: missed deadlines in a row, then dropped
@@ -103,7 +103,7 @@ class Seat(BaseModel):
     email = pw.CharField(max_length=254, default="")
     language = pw.CharField(max_length=8, default="en")
     seen_seq = pw.IntegerField(default=0)   # events up to here were in this seat's last turn mail
-    # the clock of the decision the seat is asked now (pbem/pace.py); None when not asked
+    # the clock of the decision the seat is asked now (pbem/play/pace.py); None when not asked
     asked_at = pw.DateTimeField(null=True)
     remind_at = pw.DateTimeField(null=True)     # three quarters of the time, shifted by pauses
     deadline = pw.DateTimeField(null=True)

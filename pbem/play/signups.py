@@ -11,9 +11,9 @@ from flask import current_app
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from . import store
-from .database import is_sqlite
-from .models import Signup, db, utcnow
+from ..log import store
+from ..db.database import is_sqlite
+from ..db.models import Signup, db, utcnow
 
 SALT = "pbem.signup.v1"
 DAY = dt.timedelta(days=1)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
-from . import links
-from .models import Prepared, Seat
-from .games.base import (LANGUAGES, TRANSLATION_DIRECTORIES, current_language,
-                         set_language)
+from ..play import links
+from ..db.models import Prepared, Seat
+from ..games.base import LANGUAGES, TRANSLATION_DIRECTORIES, current_language, set_language
 
 COOKIE = "pbem_lang"
 _SEAT_LANGUAGE = Prepared(Seat, lambda game_id, index: Seat.select(Seat.language)
@@ -46,7 +45,7 @@ def _template_ngettext(singular: str, plural: str, num: int) -> str:
     """The plural form for templates, unformatted: Jinja's newstyle ngettext calls this with
     the number alone and then formats the text with every variable the template gave
     (formatting here with `num` only would fail on "%(name)s")."""
-    from .games.base import _catalogue
+    from ..games.base import _catalogue
     return _catalogue(current_language()).ngettext(singular, plural, num)
 
 
@@ -60,7 +59,7 @@ def init_app(app: Flask) -> None:
     # Templates translate through the same catalogues as the engines, looked up by the
     # language set below: a board calls gettext hundreds of times a render, and Flask-Babel's
     # own callables walk the request context on every call.
-    from .present import gettext
+    from ..present import gettext
     app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=_template_ngettext,
                                             newstyle=True)
 

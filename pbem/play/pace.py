@@ -15,9 +15,11 @@ import math
 
 from flask import current_app
 
-from . import clock, notify, store
-from .database import is_sqlite, write_transaction
-from .models import Game, Seat, Vacation, utcnow
+from . import clock
+from ..mail import notify
+from ..log import store
+from ..db.database import is_sqlite, write_transaction
+from ..db.models import Game, Seat, Vacation, utcnow
 
 
 class PaceError(ValueError):

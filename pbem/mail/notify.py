@@ -13,11 +13,11 @@ from markupsafe import Markup
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from . import home, links, optout, talk
-from .games.base import speaking
-from .models import Event, Game, Outbox, Seat
-from .present import others_actions, presenter_for, results
-from .present.titles import game_name, title_of
+from ..play import home, links, optout, talk
+from ..games.base import speaking
+from ..db.models import Event, Game, Outbox, Seat
+from ..present import others_actions, presenter_for, results
+from ..present.titles import game_name, title_of
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")
 
@@ -268,7 +268,7 @@ def host_notice(game: Game, seat: Seat, what: str) -> None:
 def digest_pass(now) -> int:
     """Send each address on a daily digest its digest, once a day after its chosen hour;
     race-free (the day is claimed with a conditional update). The number of digests queued."""
-    from .database import write_transaction
+    from ..db.database import write_transaction
     queued = 0
     for settings in home.digest_due(now):
         with write_transaction():
@@ -280,7 +280,7 @@ def digest_pass(now) -> int:
 def send_digest(address: str) -> Outbox | None:
     """One mail listing every game waiting for `address`, each with a fresh turn link, what
     happened since and the messages; nothing when no game waits (inside a transaction)."""
-    from .games import RULES
+    from ..games import RULES
     config = current_app.config
     entries, language = [], None
     for seat in home.seats_of(address):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 
-from .database import write_transaction
-from .models import Game, Message, Prepared, Seat, utcnow
+from ..db.database import write_transaction
+from ..db.models import Game, Message, Prepared, Seat, utcnow
 
 MAX_LENGTH = 500                         # characters in one message
 MAX_LINES = 12

@@ -15,8 +15,11 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from . import database, health, mailer, pace, store
-from .models import Game, Outbox, db
+from ..db import database
+from ..play import health, pace
+from ..mail import mailer
+from ..log import store
+from ..db.models import Game, Outbox, db
 
 
 def register_commands(app) -> None:
@@ -31,7 +34,7 @@ def register_commands(app) -> None:
 
 
 def _create_app():
-    from .app import create_app
+    from ..app import create_app
     try:
         return create_app()
     except RuntimeError as exc:        # a setting that is missing or wrong: say so plainly
@@ -178,7 +181,7 @@ def _parse_pace(days, on_timeout, drop_after) -> dict:
         drop_after = int(drop_after)
     except ValueError:
         raise ValueError(f"--drop-after takes a whole number, not {drop_after!r}") from None
-    from .clock import check_pace
+    from ..play.clock import check_pace
     return check_pace(days, on_timeout, drop_after)
 
 
@@ -399,7 +402,7 @@ for _group in (db_group, games_group, mail_group, dev_command, pace_command, pla
 def check_command():
     """Read the settings and say what is wrong: secret key, base URL, database, mail, /new."""
     import os
-    from . import ops
+    from . import admin as ops
     findings = ops.check(os.environ)
     for finding in findings:
         click.echo(f"{finding.level.upper() if finding.level == 'problem' else finding.level:8} "
@@ -415,7 +418,8 @@ def check_command():
 @with_appcontext
 def mail_test(address):
     """Send one test mail to ADDRESS at once, through the configured mail server."""
-    from . import ops, validate
+    from . import admin as ops
+    from .. import validate
     try:
         valid = validate.email(address)
     except validate.Invalid as exc:
@@ -438,7 +442,7 @@ def mail_test(address):
 @_connected
 def mail_list(which, limit):
     """List the outbox: id, state, tries, created, game, kind, recipient, last error."""
-    from . import ops
+    from . import admin as ops
     query = {"failed": ops.failed_mail, "waiting": ops.waiting_mail}.get(which, Outbox.select)()
     rows = list(query.order_by(Outbox.id.desc()).limit(limit))
     for row in rows:
@@ -457,7 +461,7 @@ def mail_list(which, limit):
 @_connected
 def mail_retry(mail_id, all_failed):
     """Send a failed (or waiting) mail again at the next pass: one by ID, or --failed."""
-    from . import ops
+    from . import admin as ops
     if (mail_id is None) == (not all_failed):
         raise click.UsageError("name one mail id or pass --failed")
     if all_failed:
@@ -478,7 +482,7 @@ def mail_retry(mail_id, all_failed):
 @_connected
 def mail_prune(days):
     """Drop the bodies of mail sent more than DAYS ago (the host page keeps its list)."""
-    from . import ops
+    from . import admin as ops
     count, freed = ops.prune(days)
     click.echo(f"emptied {count} sent mails, {freed // 1024} KB of text")
 
@@ -490,7 +494,7 @@ def mail_prune(days):
 @_connected
 def games_host_link(game_id, show):
     """Make a new host link for a game (the old one stops working); mail it to the host."""
-    from . import ops
+    from . import admin as ops
     game = _get(game_id)
     mail = bool(game.host_email) and not show
     link = ops.reissue_host_link(game, current_app.config["SECRET_KEY"], mail)
@@ -507,7 +511,7 @@ def games_host_link(game_id, show):
 @with_appcontext
 def backup_command(file, force):
     """Copy the SQLite database to FILE while pbem runs, and check the copy."""
-    from . import ops
+    from . import admin as ops
     try:
         ops.backup(current_app.config["DATABASE_URL"], file, force)
     except ops.OpsError as exc:
@@ -522,7 +526,8 @@ def backup_command(file, force):
 @with_appcontext
 def restore_command(file, force):
     """Put an SQLite backup in place of the database, then verify every game in it."""
-    from . import health, ops
+    from ..play import health
+    from . import admin as ops
     if not db.is_closed():
         db.close()
     try:

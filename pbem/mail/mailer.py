@@ -16,9 +16,10 @@ from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_addre
 
 from peewee import fn
 
-from . import health, notify, optout
-from .database import is_sqlite, write_transaction
-from .models import Outbox, db, utcnow
+from ..play import health, optout
+from . import notify
+from ..db.database import is_sqlite, write_transaction
+from ..db.models import Outbox, db, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -271,7 +272,7 @@ def _release_unsent(rows: list[Outbox]) -> None:
 
 def worker(interval: float = 5.0, once: bool = False) -> None:
     """Send what is due, then wait `interval` seconds, forever."""
-    from . import pace
+    from ..play import pace
     while True:
         try:
             pace.run_pass()          # reminders and timeouts due now, before the mail goes out

@@ -8,8 +8,8 @@ import peewee as pw
 from playhouse.db_url import parse
 from playhouse.pool import PooledPostgresqlDatabase
 
-from . import package
-from .config import SettingsError
+from .. import package
+from ..config import SettingsError
 from .models import db
 
 MIGRATIONS = package.folder("migrations")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from .models import OptOut
+from ..db.models import OptOut
 
 SALT = "pbem.opt-out.v1"
 

@@ -12,10 +12,12 @@ from urllib.parse import urlsplit
 
 import peewee as pw
 
-from . import config as settings_module
-from . import health, links, notify, store
-from .database import parts_of, write_transaction
-from .models import Game, Outbox, Seat, db, utcnow
+from .. import config as settings_module
+from ..play import health, links
+from ..mail import notify
+from ..log import store
+from ..db.database import parts_of, write_transaction
+from ..db.models import Game, Outbox, Seat, db, utcnow
 
 # -- pbem check --------------------------------------------------------------------------------------
 
@@ -79,7 +81,7 @@ def settings_findings(environ) -> list[Finding]:
 
 
 def database_findings(settings: dict) -> list[Finding]:
-    from .database import bind
+    from ..db.database import bind
     try:
         bind(settings["DATABASE_URL"], parts_of(settings))
         db.connect(reuse_if_open=True)

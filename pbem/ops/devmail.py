@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 from aiosmtpd.controller import Controller
 from werkzeug.serving import run_simple
 
-from . import database, mailer
-from .models import db
+from ..db import database
+from ..mail import mailer
+from ..db.models import db
 
 URL = re.compile(r"https?://\S+")
 

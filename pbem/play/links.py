@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from .models import Game, Link, Prepared, utcnow
+from ..db.models import Game, Link, Prepared, utcnow
 
 TURN_SALT = "pbem.turn-link.v1"
 HOST_SALT = "pbem.host-link.v1"

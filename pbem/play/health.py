@@ -6,8 +6,8 @@ import datetime as dt
 
 import peewee as pw
 
-from .database import MIGRATIONS
-from .models import Heartbeat, Outbox, db, utcnow
+from ..db.database import MIGRATIONS
+from ..db.models import Heartbeat, Outbox, db, utcnow
 
 WORKER_SILENT_AFTER = 300           # seconds without a heartbeat before the worker counts as down
 MAIL_LATE_AFTER = 3600              # seconds a mail may wait before it counts as stuck

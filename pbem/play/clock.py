@@ -2,7 +2,7 @@
 stops it (the host paused the game, the player is on vacation).
 
 Pure bookkeeping on the models, in the caller's transaction: the store starts and stops the
-clocks as seats are asked, pbem/pace.py acts on them, and pages and mails read them.
+clocks as seats are asked, pbem/play/pace.py acts on them, and pages and mails read them.
 
 A clock that stops keeps its deadline and notes `held_at`; when it runs again the deadline and
 the reminder move later by exactly the time it stood, taken from the recorded start and end of
@@ -14,7 +14,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from .models import Game, Prepared, Seat, Vacation
+from ..db.models import Game, Prepared, Seat, Vacation
 
 REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
 POLICIES = ("wait", "auto")

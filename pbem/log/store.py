@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from . import clock, links, notify, talk, validate
-from .database import is_sqlite, write_transaction
-from .games import RULES, IllegalAction, check_options
-from .games.base import LANGUAGES, _, is_forced, replayable_versions, set_up, speaking
-from .models import Event, Game, Prepared, Seat, utcnow
+from ..play import clock, links, talk
+from ..mail import notify
+from .. import validate
+from ..db.database import is_sqlite, write_transaction
+from ..games import RULES, IllegalAction, check_options
+from ..games.base import LANGUAGES, _, is_forced, replayable_versions, set_up, speaking
+from ..db.models import Event, Game, Prepared, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
 EXPORT_FORMAT = "pbem-game-record"
@@ -180,7 +182,7 @@ def append(game_id: int, seat: int, action, expected_seq, link_id: int | None = 
 def play_default(game: Game, seat: int, now=None) -> Applied | None:
     """Play `seat`'s default move as a timeout event (the caller holds the game's write lock,
     e.g. the pace pass); None when the engine offers no safe default."""
-    from .games.base import default_move
+    from ..games.base import default_move
     rules = rules_of(game)
     state = rules.load(game.state)
     before = rules.to_act(state)
@@ -291,7 +293,7 @@ def _advance(game, rules, state, events, restart: set | None = None):
     """Apply forced moves at once, as automatic events: nobody is asked a choice they lack.
     A dropped seat's default moves are played as soon as it is asked too (not while the game
     is paused), as timeout events; `restart` collects those seats (their next clock starts)."""
-    from .games.base import default_move
+    from ..games.base import default_move
     restart = set() if restart is None else restart
     dropped = set() if game.paused_at is not None else {
         s.index for s in Seat.select(Seat.index).where(Seat.game == game, Seat.dropped == True)}  # noqa: E712

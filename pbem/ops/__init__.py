@@ -1,0 +1,1 @@
+"""Operations: the `pbem` command line, checks, backup and restore, the development server."""
