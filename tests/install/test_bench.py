@@ -20,6 +20,7 @@ SCRIPTS = {
     "bench_tigris": ["games/s", "replay of a finished game"],
     "bench_tigris_cards": ["games/s", "replay of a finished 4-player game"],
     "bench_assyria": ["games/s", "replay of a finished game"],
+    "bench_bots": ["hidden_duel 2p level 3 vs level 1"],
 }
 TIMEOUT = 30            # seconds a quick run may take on a busy machine (most take 1-6)
 

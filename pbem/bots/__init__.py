@@ -1,0 +1,97 @@
+"""Computer players: `choose(rules, view, seat, actions, ...)` picks one of a seat's legal actions
+from what that seat sees, by information-set Monte Carlo tree search over determinized states
+(see `search.py`). The real state never enters: a bot knows what a player in its seat knows.
+
+Levels differ by budget and playout policy:
+  1  0.05 s a decision, uniformly random playouts, half the game's playout depth
+  2  0.2 s, playouts biased by the game's action weights, the best of 2 tries a move
+  3  1 s, as level 2 with the best of 3 tries a move and a longer playout
+`seconds` replaces the level's time; `iterations` (alone) makes a decision deterministic for a
+given rng seed; with both, whichever ends first.
+"""
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+
+from .heuristic import GENERIC, Heuristic, moves
+from .search import Budget, Policy, Search, action_key, weighted_index
+
+# the games this package knows: name -> the module whose HEURISTIC judges their positions
+GAME_MODULES = {"tigris": "pbem.bots.tigris", "tigris_cards": "pbem.bots.tigris_cards",
+                "assyria": "pbem.bots.assyria"}
+_HEURISTICS: dict[str, Heuristic] = {}
+
+
+@dataclass(frozen=True)
+class Level:
+    seconds: float
+    policy: Policy
+
+
+LEVELS = {
+    1: Level(0.05, Policy(sample=1, weighted=False, depth_factor=0.5)),
+    2: Level(0.2, Policy(sample=2, weighted=True)),
+    3: Level(1.0, Policy(sample=3, weighted=True, depth_factor=1.5)),
+}
+
+
+def register(name: str, heuristic: Heuristic) -> None:
+    """Give a game (a test game, a plug-in) its heuristic."""
+    _HEURISTICS[name] = heuristic
+
+
+def heuristic_for(rules) -> Heuristic:
+    name = rules.name
+    if name not in _HEURISTICS and name in GAME_MODULES:
+        _HEURISTICS[name] = importlib.import_module(GAME_MODULES[name]).HEURISTIC
+    return _HEURISTICS.get(name, GENERIC)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a search chose and what it cost: the figures benchmarks print."""
+
+    action: dict
+    iterations: int = 0
+    seconds: float = 0.0
+
+
+def choose(rules, view: dict, seat: int, actions: list[dict], *, level: int = 2,
+           seconds: float | None = None, iterations: int | None = None, rng) -> dict:
+    """One of `actions` (the seat's legal actions now) for `seat`, given only
+    `view = rules.view(state, seat)`; `rng` (a random.Random) is the only randomness."""
+    return decide(rules, view, seat, actions, level=level, seconds=seconds,
+                  iterations=iterations, rng=rng).action
+
+
+def decide(rules, view: dict, seat: int, actions: list[dict], *, level: int = 2,
+           seconds: float | None = None, iterations: int | None = None, rng) -> Decision:
+    """`choose`, with the number of iterations it ran and the time it took."""
+    if not actions:
+        raise ValueError("choose needs the seat's legal actions; it was given none")
+    candidates = moves(actions)
+    if len(candidates) == 1:
+        return Decision(candidates[0])
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {sorted(LEVELS)}, not {level!r}")
+    settings = LEVELS[level]
+    if seconds is None and iterations is None:
+        seconds = settings.seconds
+    heuristic = heuristic_for(rules)
+    if getattr(rules, "determinize", None) is None:
+        return Decision(without_search(candidates, heuristic, rng))
+    started = time.perf_counter()
+    search = Search(rules, view, seat, candidates, rng, heuristic, settings.policy)
+    search.run(Budget(iterations=iterations, seconds=seconds))
+    return Decision(search.best(), search.iterations, time.perf_counter() - started)
+
+
+def without_search(actions: list[dict], heuristic: Heuristic, rng) -> dict:
+    """For an engine that cannot determinize a view: a move drawn by the playout weights."""
+    return actions[weighted_index(heuristic.weights, rng, actions)]
+
+
+__all__ = ["choose", "decide", "Decision", "Heuristic", "LEVELS", "Level", "action_key", "moves",
+           "register"]

@@ -1,0 +1,70 @@
+"""What the search needs to know of a game beyond the Rules protocol: how good a position is
+for each seat when a playout is cut off, and which kinds of action a playout prefers.
+
+Each game's module (`pbem/bots/tigris.py`, ...) builds one `Heuristic`; a game without one
+(a test game, an installed plug-in) gets `GENERIC`: playouts to the end, judged by the
+ranking alone.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+# Actions that change how the server answers for a seat later ("standing" answers), not moves
+# of the game: a computer player never chooses them.
+NOT_MOVES = ("standing",)
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A game's knowledge for the search.
+
+    values(state) -> one score-like number a seat (bigger is better), read from a full
+    (determinized) state; None: no estimate, playouts run to the end of the game.
+    scale: the margin of `values` that counts as a clear lead (the reward is a logistic of
+    the margin over the best rival divided by it).
+    depth: actions a playout runs before it is cut off and judged by `values`.
+    weights: action type -> how much a biased playout prefers that kind of action (1 when
+    not named); a kind is chosen first, then one action of it at random, so that a kind with
+    hundreds of variants (swaps) is not chosen hundreds of times more often than one.
+    """
+
+    values: Callable[[object], list[float]] | None = None
+    scale: float = 1.0
+    depth: int = 400
+    weights: dict[str, float] = field(default_factory=dict)
+
+
+GENERIC = Heuristic()
+
+
+def moves(actions: list[dict]) -> list[dict]:
+    """The actions that are moves of the game (standing answers left out, unless they are
+    all there is)."""
+    kept = [a for a in actions if a.get("type") not in NOT_MOVES]
+    return kept or actions
+
+
+def rank_rewards(ranking: list[list[int]]) -> list[float]:
+    """A finished game's reward a seat: a share of the win (a tie shares it), plus a little
+    for each rival beaten, so that second place is worth more than last."""
+    players = sum(len(group) for group in ranking)
+    rewards = [0.0] * players
+    beaten_by = 0
+    for place, group in enumerate(ranking):
+        for seat in group:
+            win = 1.0 / len(group) if place == 0 else 0.0
+            beaten = (players - beaten_by - len(group)) / max(players - 1, 1)
+            rewards[seat] = 0.9 * win + 0.1 * beaten
+        beaten_by += len(group)
+    return rewards
+
+
+def margin_rewards(values: list[float], scale: float) -> list[float]:
+    """A cut-off position's reward a seat: the logistic of its lead over the best rival."""
+    rewards = []
+    for seat, value in enumerate(values):
+        best_rival = max(v for s, v in enumerate(values) if s != seat)
+        rewards.append(1.0 / (1.0 + math.exp(-(value - best_rival) / scale)))
+    return rewards

@@ -1,0 +1,232 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
+
+One tree for the information set of the seat that asks: every iteration draws a full state
+consistent with that seat's view (`rules.determinize`), walks the tree taking only the
+actions legal in that state, adds one node, plays on with a cheap policy, and backs the
+outcome up. A node is an action of whoever is to act; it keeps how often it was chosen, how
+often it was available (UCB divides by that, not by the parent's visits, because an action
+legal in one determinization may be missing in the next) and the rewards of the seat that
+chose it. Nothing here reads the real state: the view and the rng are all there is.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .heuristic import Heuristic, margin_rewards, moves, rank_rewards
+
+EXPLORATION = 0.7          # UCB's constant, for rewards between 0 and 1
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When a search stops: after `iterations` (None: no limit), at `seconds` of wall time
+    (None: no limit), whichever comes first; at least one must be given."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How playouts choose: `sample` candidates drawn by the heuristic's weights, each tried
+    and the best for the seat to act kept (1: a weighted random move, no trying); `weighted`
+    False draws uniformly among the legal actions (the cheapest, a random player)."""
+
+    sample: int = 1
+    weighted: bool = True
+    depth_factor: float = 1.0       # times the heuristic's playout depth
+
+
+def action_key(action: dict) -> tuple:
+    """A hashable name of an action, the same for equal dicts whatever their key order."""
+    return tuple(sorted((k, _frozen(v)) for k, v in action.items()))
+
+
+def _frozen(value):
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return tuple(_frozen(v) for v in value)
+    if kind is dict:
+        return action_key(value)
+    return value
+
+
+def weighted_index(weights: dict[str, float], rng, actions: list[dict]) -> int:
+    """An action drawn kind first (by `weights`, 1 for a kind not named), then uniformly
+    among the actions of that kind."""
+    kinds: dict[str, list[int]] = {}
+    for index, action in enumerate(actions):
+        kinds.setdefault(action.get("type"), []).append(index)
+    names = list(kinds)
+    shares = [weights.get(name, 1.0) for name in names]
+    total = sum(shares)
+    if total <= 0:
+        chosen = names[rng.randrange(len(names))]
+    else:
+        point, chosen = rng.random() * total, names[-1]
+        for name, share in zip(names, shares):
+            point -= share
+            if point < 0:
+                chosen = name
+                break
+    members = kinds[chosen]
+    return members[rng.randrange(len(members))]
+
+
+class Node:
+    """An action of `seat` and what followed it in the iterations that took it."""
+
+    __slots__ = ("seat", "action", "children", "visits", "available", "reward")
+
+    def __init__(self, seat: int | None, action: dict | None):
+        self.seat, self.action = seat, action
+        self.children: dict[tuple, Node] = {}
+        self.visits, self.available, self.reward = 0, 0, 0.0
+
+    def ucb(self, exploration: float) -> float:
+        return (self.reward / self.visits
+                + exploration * math.sqrt(math.log(self.available) / self.visits))
+
+
+class Search:
+    """One decision's search: `run` iterates until the budget is spent, `best` answers."""
+
+    def __init__(self, rules, view: dict, seat: int, actions: list[dict], rng,
+                 heuristic: Heuristic, policy: Policy):
+        self.rules, self.view, self.seat, self.rng = rules, view, seat, rng
+        self.heuristic, self.policy = heuristic, policy
+        self.root = Node(None, None)
+        self.root_moves = [((seat, action_key(a)), a) for a in actions]
+        self.depth = max(1, round(heuristic.depth * policy.depth_factor))
+        self.iterations = 0
+
+    # ---- the budget ---------------------------------------------------------------------
+    def run(self, budget: Budget) -> None:
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        started = time.perf_counter()
+        while budget.iterations is None or self.iterations < budget.iterations:
+            self.iterate()
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                break
+            if self.settled(self.iterations_left(budget, started, now, deadline)):
+                break
+
+    def iterations_left(self, budget: Budget, started: float, now: float,
+                        deadline: float | None) -> float:
+        left = math.inf
+        if budget.iterations is not None:
+            left = budget.iterations - self.iterations
+        if deadline is not None:
+            rate = self.iterations / max(now - started, 1e-9)
+            left = min(left, rate * (deadline - now))
+        return left
+
+    def settled(self, left: float) -> bool:
+        """Whether no root action can overtake the most chosen one in the iterations left."""
+        visits = sorted((child.visits for child in self.root.children.values()), reverse=True)
+        if len(self.root_moves) > len(visits):
+            visits.append(0)
+        return len(visits) > 1 and visits[0] - visits[1] > left
+
+    # ---- one iteration ------------------------------------------------------------------
+    def iterate(self) -> None:
+        rules = self.rules
+        state = rules.determinize(self.view, self.seat, self.rng)
+        node, path = self.root, []
+        while True:
+            seats = rules.to_act(state)
+            if not seats:
+                break
+            available = self.available(node, state, seats)
+            untried = [(key, a) for key, a in available if key not in node.children]
+            for key, _ in available:
+                if key in node.children:
+                    node.children[key].available += 1
+            if untried:
+                key, action = self.pick(untried)
+                child = node.children[key] = Node(key[0], action)
+                child.available = 1
+                state = rules.apply(state, key[0], action)
+                path.append(child)
+                break
+            node = max((node.children[key] for key, _ in available),
+                       key=lambda child: child.ucb(EXPLORATION))
+            state = rules.apply(state, node.seat, node.action)
+            path.append(node)
+        rewards = self.playout(state)
+        for node in path:
+            node.visits += 1
+            node.reward += rewards[node.seat]
+        self.iterations += 1
+
+    def available(self, node: Node, state, seats: list[int]) -> list[tuple[tuple, dict]]:
+        """(key, action) of the moves legal in this determinization, for the seat deciding
+        here: the asking seat at the root, else the first seat the game waits for (several
+        seats asked at once decide one after another in the tree)."""
+        if node is self.root:
+            return self.root_moves
+        mover = seats[0]
+        return [((mover, action_key(a)), a)
+                for a in moves(self.rules.legal_actions(state, mover))]
+
+    def pick(self, untried: list[tuple[tuple, dict]]) -> tuple[tuple, dict]:
+        """The node to add: drawn by the playout's weights, so likely moves come first."""
+        if not self.policy.weighted:
+            return untried[self.rng.randrange(len(untried))]
+        return untried[weighted_index(self.heuristic.weights, self.rng,
+                                      [a for _, a in untried])]
+
+    # ---- playouts -----------------------------------------------------------------------
+    def playout(self, state) -> list[float]:
+        rules, heuristic = self.rules, self.heuristic
+        for _ in range(self.depth):
+            seats = rules.to_act(state)
+            if not seats:
+                return rank_rewards(rules.result(state)["ranking"])
+            mover = seats[0]
+            state = self.playout_move(state, mover, moves(rules.legal_actions(state, mover)))
+        if not rules.to_act(state):
+            return rank_rewards(rules.result(state)["ranking"])
+        if heuristic.values is None:
+            return defaultdict(lambda: 0.5)        # no estimate: even for every seat
+        return margin_rewards(heuristic.values(state), heuristic.scale)
+
+    def playout_move(self, state, mover: int, actions: list[dict]):
+        """The state after the policy's move for `mover`."""
+        rules, policy, rng = self.rules, self.policy, self.rng
+        if not policy.weighted:
+            return rules.apply(state, mover, actions[rng.randrange(len(actions))])
+        weights = self.heuristic.weights
+        if policy.sample <= 1 or self.heuristic.values is None or len(actions) == 1:
+            return rules.apply(state, mover, actions[weighted_index(weights, rng, actions)])
+        best, best_value = None, -math.inf
+        for _ in range(policy.sample):
+            after = rules.apply(state, mover, actions[weighted_index(weights, rng, actions)])
+            values = self.heuristic.values(after)
+            lead = values[mover] - max(v for s, v in enumerate(values) if s != mover)
+            if lead > best_value:
+                best, best_value = after, lead
+        return best
+
+    # ---- the answer ---------------------------------------------------------------------
+    def best(self) -> dict:
+        """The most chosen root action (ties: the better mean, then the earlier listed)."""
+        best, best_rank = self.root_moves[0][1], None
+        for order, (key, action) in enumerate(self.root_moves):
+            child = self.root.children.get(key)
+            if child is None:
+                continue
+            rank = (child.visits, child.reward / child.visits, -order)
+            if best_rank is None or rank > best_rank:
+                best, best_rank = action, rank
+        return best
+
+    def statistics(self) -> list[tuple[dict, int, float]]:
+        """(action, visits, mean reward) of each root action tried, most chosen first."""
+        rows = [(child.action, child.visits, child.reward / child.visits)
+                for child in self.root.children.values() if child.visits]
+        return sorted(rows, key=lambda row: -row[1])

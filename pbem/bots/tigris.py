@@ -1,0 +1,32 @@
+"""Tigris & Euphrates for the search: a seat is as strong as its weakest colour.
+
+The value is the final score's own order (weakest colour after treasures, then the next ones)
+folded into one number, plus a little for each leader on the board, which is what earns
+points. Victory points the rules hide are whatever the determinization drew for them.
+"""
+from __future__ import annotations
+
+from pbem.games.tigris.rules import final_colors
+
+from .heuristic import Heuristic
+
+# weakest colour first: each stronger colour counts for less, as in the tie-break
+COLOUR_WEIGHTS = (1.0, 0.4, 0.15, 0.05)
+LEADER_ON_BOARD = 0.3
+
+
+def values(state) -> list[float]:
+    out = []
+    for seat in range(state["players"]):
+        colours = final_colors(state["points"][seat], state["treasures_taken"][seat])
+        leaders = sum(1 for at in state["leaders"][seat].values() if at is not None)
+        out.append(sum(w * v for w, v in zip(COLOUR_WEIGHTS, colours))
+                   + LEADER_ON_BOARD * leaders)
+    return out
+
+
+HEURISTIC = Heuristic(
+    values=values, scale=1.5, depth=8,
+    weights={"place_tile": 4.0, "place_leader": 2.0, "move_leader": 0.5,
+             "withdraw_leader": 0.1, "place_catastrophe": 0.1, "swap": 0.2, "pass": 0.05,
+             "build_monument": 3.0, "decline_monument": 1.0})

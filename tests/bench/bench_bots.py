@@ -1,0 +1,141 @@
+"""Benchmark of the computer players: `python -m tests.bench bench_bots`.
+
+Per game and player count, whole seeded games with one bot seat (turning round the table)
+against the others: level 2 at 0.2 s and at 1 s a decision against random players and against
+default-move players (`rules.default_action`), and level 3 against level 1 players (their own
+budgets). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
+number of games, ms a decision and search iterations a second. Goals: >= 95% against random and
+default players at 0.2 s, level 3 >= 65% against level 1. Engines without `determinize` are
+named and skipped. PBEM_BENCH_BOTS_GAMES=n plays n games a line (default: a few).
+"""
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pbem.bots import decide, heuristic_for, moves  # noqa: E402
+from pbem.games import RULES  # noqa: E402
+from tests.bench import QUICK, sized  # noqa: E402
+from tests.bots import hidden_duel  # noqa: E402
+
+GAMES = int(os.environ.get("PBEM_BENCH_BOTS_GAMES", 0)) or sized(4, 1)
+SLOW_GAMES = max(1, GAMES // 2)          # games of the 1 s lines
+PLAYER_COUNTS = sized((2, 3), (2,))
+MAX_ACTIONS = sized(20_000, 30)   # a game still running then is judged by the heuristic
+QUICK_ITERATIONS = 3              # quick mode: a bot's budget in iterations, not seconds
+
+
+@dataclass
+class Tally:
+    shares: list[float] = field(default_factory=list)
+    decisions: int = 0
+    seconds: float = 0.0
+    iterations: int = 0
+    unfinished: int = 0
+
+    def line(self) -> str:
+        n = len(self.shares)
+        won = sum(self.shares)
+        low, high = wilson(won, n)
+        ms = 1000 * self.seconds / max(self.decisions, 1)
+        rate = self.iterations / max(self.seconds, 1e-9)
+        cut = f", {self.unfinished} cut off at {MAX_ACTIONS} actions" if self.unfinished else ""
+        return (f"{won:g}/{n} won ({100 * won / max(n, 1):.0f}%, 95% CI {100 * low:.0f}-"
+                f"{100 * high:.0f}%), {ms:.0f} ms a decision, {rate:,.0f} iterations/s{cut}")
+
+
+def wilson(won: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate of `won` out of `n`."""
+    if n == 0:
+        return 0.0, 1.0
+    p = won / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def random_player(rules, state, seat, actions, rng):
+    return rng.choice(moves(actions))
+
+
+def default_player(rules, state, seat, actions, rng):
+    return rules.default_action(state, seat)
+
+
+def bot(level: int, seconds: float | None):
+    def play(rules, state, seat, actions, rng, tally: Tally | None = None):
+        budget = {"iterations": QUICK_ITERATIONS} if QUICK else {"seconds": seconds}
+        started = time.perf_counter()
+        decision = decide(rules, rules.view(state, seat), seat, actions, level=level,
+                          rng=random.Random(rng.random()), **budget)
+        if tally is not None and decision.iterations:
+            tally.decisions += 1
+            tally.seconds += time.perf_counter() - started
+            tally.iterations += decision.iterations
+        return decision.action
+    return play
+
+
+def play_game(rules, players: int, seed: int, hero, others, tally: Tally) -> None:
+    """One seeded game, `hero` in seat seed % players; adds the hero's win share."""
+    rng, hero_seat = random.Random(seed), seed % players
+    state = rules.setup(players, seed)
+    for _ in range(MAX_ACTIONS):
+        seats = rules.to_act(state)
+        if not seats:
+            break
+        seat = seats[0]
+        actions = rules.legal_actions(state, seat)
+        if seat == hero_seat:
+            action = hero(rules, state, seat, actions, rng, tally)
+        else:
+            action = others(rules, state, seat, actions, rng)
+        state = rules.apply(state, seat, action)
+    result = rules.result(state)
+    if result is None:
+        tally.unfinished += 1
+        values = heuristic_for(rules).values(state)
+        best = max(values)
+        ranking = [[s for s, v in enumerate(values) if v == best]]
+    else:
+        ranking = result["ranking"]
+    first = ranking[0]
+    tally.shares.append(1 / len(first) if hero_seat in first else 0.0)
+
+
+def matchups():
+    """(name, games, hero, others) of each line."""
+    level_1 = bot(1, None)
+    return [
+        ("level 2 at 0.2 s vs random", GAMES, bot(2, 0.2), random_player),
+        ("level 2 at 0.2 s vs default", GAMES, bot(2, 0.2), default_player),
+        ("level 2 at 1 s vs random", SLOW_GAMES, bot(2, 1.0), random_player),
+        ("level 2 at 1 s vs default", SLOW_GAMES, bot(2, 1.0), default_player),
+        ("level 3 vs level 1", SLOW_GAMES, bot(3, None), level_1),
+    ]
+
+
+def main() -> None:
+    games = [hidden_duel.rules] + [RULES[name] for name in ("tigris", "tigris_cards", "assyria")]
+    for rules in games:
+        if getattr(rules, "determinize", None) is None:
+            print(f"{rules.name}: not measured, the engine has no determinize yet", flush=True)
+            continue
+        for players in PLAYER_COUNTS:
+            for name, count, hero, others in matchups():
+                tally, started = Tally(), time.perf_counter()
+                for seed in range(count):
+                    play_game(rules, players, seed, hero, others, tally)
+                print(f"{rules.name} {players}p {name}: {tally.line()} "
+                      f"[{time.perf_counter() - started:.0f} s]", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The contract the search relies on, for every engine that has `determinize`: over seeded
+random positions of every player count and every seat, the determinized state shows that seat
+exactly the view it was made from, and plays on (legal actions of whoever is to act apply)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.bots.heuristic import moves
+from pbem.games import RULES
+from tests.bots import bids, hidden_duel
+from tests.bots.helpers import canonical, random_positions
+
+ENGINES = {**{name: RULES[name] for name in ("tigris", "tigris_cards", "assyria")},
+           "hidden_duel": hidden_duel.rules, "bids": bids.rules}
+GAMES = 2          # seeded random games a player count
+POSITIONS = 12     # positions looked at a game, spread over it
+
+
+def engine(name):
+    rules = ENGINES[name]
+    if getattr(rules, "determinize", None) is None:
+        pytest.skip(f"{name} has no determinize yet (issue 19: each engine gains one); "
+                    "the bots cannot search it until then")
+    return rules
+
+
+def spread_positions(rules, players, seed):
+    """About POSITIONS positions of one seeded random game, from its start to its end."""
+    every = {"tigris": 25, "tigris_cards": 150, "assyria": 12}.get(rules.name, 1)
+    return list(random_positions(rules, players, seed, every=every))[:POSITIONS]
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_the_determinized_state_shows_the_seat_its_own_view(name):
+    rules = engine(name)
+    checked = 0
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed in range(GAMES):
+            for state, _ in spread_positions(rules, players, seed):
+                for seat in range(players):
+                    view = rules.view(state, seat)
+                    made = rules.determinize(view, seat, random.Random(seed * 31 + seat))
+                    assert canonical(rules.view(made, seat)) == canonical(view), \
+                        (name, players, seed, seat)
+                    checked += 1
+    assert checked >= 2 * GAMES
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_the_determinized_state_plays_on(name):
+    rules = engine(name)
+    rng = random.Random(5)
+    for players in range(rules.min_players, rules.max_players + 1):
+        for state, seats in spread_positions(rules, players, 9)[::3]:
+            made = rules.determinize(rules.view(state, seats[0]), seats[0], rng)
+            assert rules.to_act(made) == rules.to_act(state)
+            for _ in range(40):
+                to_act = rules.to_act(made)
+                if not to_act:
+                    assert rules.result(made)["ranking"]
+                    break
+                made = rules.apply(made, to_act[0],
+                                   rng.choice(moves(rules.legal_actions(made, to_act[0]))))
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_the_seat_s_own_legal_actions_are_legal_in_the_determinized_state(name):
+    """The search offers the seat the actions it was given at the root of its tree."""
+    rules = engine(name)
+    for players in (rules.min_players, rules.max_players):
+        for state, seats in spread_positions(rules, players, 4):
+            for seat in seats:
+                made = rules.determinize(rules.view(state, seat), seat, random.Random(seat))
+                assert canonical(rules.legal_actions(made, seat)) == \
+                    canonical(rules.legal_actions(state, seat))
