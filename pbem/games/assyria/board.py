@@ -40,6 +40,13 @@ class Board:
         self.well_sites = [[key(q, r) for q, r in v["hexes"]] for v in data["well_vertices"]
                            if all(key(q, r) in self.hexes for q, r in v["hexes"])]
         self.neighbours = {h: [n for n in self._around(h) if n in self.hexes] for h in self.hexes}
+        # lookups the move generation asks thousands of times a game
+        self.index = {h: i for i, h in enumerate(self.order)}
+        self.foods = {h: v["food"] for h, v in self.hexes.items()}
+        self.river_hexes = frozenset(h for h, v in self.hexes.items() if v["region"] in RIVERS)
+        self.sites_at = {h: [i for i, site in enumerate(self.well_sites) if h in site]
+                         for h in self.hexes}
+        self.qr = {h: tuple(coords(h)) for h in self.hexes}   # list(...) of it for an action
 
     @staticmethod
     def _around(hex_key: str) -> list[str]:
@@ -47,13 +54,17 @@ class Board:
         return [key(q + dq, r + dr) for dq, dr in NEIGHBOURS]
 
     def food(self, hex_key: str) -> str:
-        return self.hexes[hex_key]["food"]
+        return self.foods[hex_key]
 
     def region(self, hex_key: str) -> str:
         return self.hexes[hex_key]["region"]
 
     def on_river(self, hex_key: str) -> bool:
-        return self.region(hex_key) in RIVERS
+        return hex_key in self.river_hexes
+
+    def in_board_order(self, hex_keys) -> list[str]:
+        """`hex_keys` (hexes on this board) in the board's order."""
+        return sorted(hex_keys, key=self.index.__getitem__)
 
 
 @lru_cache(maxsize=None)
