@@ -4,8 +4,9 @@ from what that seat sees, by information-set Monte Carlo tree search over determ
 
 Levels differ by budget and playout policy:
   1  0.05 s a decision, uniformly random playouts, half the game's playout depth
-  2  0.2 s, playouts biased by the game's action weights, the best of 2 tries a move
-  3  1 s, as level 2 with the best of 3 tries a move and a longer playout
+  2  0.2 s, the 12 root actions that look best one move ahead, playouts biased by the game's
+     action weights keeping the best of 2 tries a move
+  3  1 s, as level 2 with 16 root actions, the best of 3 tries and longer playouts
 `seconds` replaces the level's time; `iterations` (alone) makes a decision deterministic for a
 given rng seed; with both, whichever ends first.
 """
@@ -16,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from .heuristic import GENERIC, Heuristic, moves
-from .search import Budget, Policy, Search, action_key, weighted_index
+from .search import Budget, Policy, Search, weighted_index
 
 # the games this package knows: name -> the module whose HEURISTIC judges their positions
 GAME_MODULES = {"tigris": "pbem.bots.tigris", "tigris_cards": "pbem.bots.tigris_cards",
@@ -32,8 +33,8 @@ class Level:
 
 LEVELS = {
     1: Level(0.05, Policy(sample=1, weighted=False, depth_factor=0.5)),
-    2: Level(0.2, Policy(sample=2, weighted=True)),
-    3: Level(1.0, Policy(sample=3, weighted=True, depth_factor=1.5)),
+    2: Level(0.2, Policy(sample=2, weighted=True, widest=12)),
+    3: Level(1.0, Policy(sample=3, weighted=True, depth_factor=1.5, widest=16)),
 }
 
 
@@ -93,5 +94,4 @@ def without_search(actions: list[dict], heuristic: Heuristic, rng) -> dict:
     return actions[weighted_index(heuristic.weights, rng, actions)]
 
 
-__all__ = ["choose", "decide", "Decision", "Heuristic", "LEVELS", "Level", "action_key", "moves",
-           "register"]
+__all__ = ["choose", "decide", "Decision", "Heuristic", "LEVELS", "Level", "moves", "register"]

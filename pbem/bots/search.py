@@ -38,20 +38,13 @@ class Policy:
     sample: int = 1
     weighted: bool = True
     depth_factor: float = 1.0       # times the heuristic's playout depth
+    widest: int | None = None       # root actions the tree keeps (None: all of them)
 
 
-def action_key(action: dict) -> tuple:
-    """A hashable name of an action, the same for equal dicts whatever their key order."""
-    return tuple(sorted((k, _frozen(v)) for k, v in action.items()))
-
-
-def _frozen(value):
-    kind = type(value)
-    if kind is list or kind is tuple:
-        return tuple(_frozen(v) for v in value)
-    if kind is dict:
-        return action_key(value)
-    return value
+def action_key(action: dict) -> str:
+    """A hashable name of an action. Engines build an action's keys in one order, so equal
+    actions of one engine get one name (`repr` costs a third of a sorted, frozen copy)."""
+    return repr(action)
 
 
 def weighted_index(weights: dict[str, float], rng, actions: list[dict]) -> int:
@@ -105,8 +98,9 @@ class Search:
 
     # ---- the budget ---------------------------------------------------------------------
     def run(self, budget: Budget) -> None:
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         started = time.perf_counter()
+        deadline = None if budget.seconds is None else started + budget.seconds
+        self.narrow(None if deadline is None else started + budget.seconds / 2)
         while budget.iterations is None or self.iterations < budget.iterations:
             self.iterate()
             now = time.perf_counter()
@@ -131,6 +125,35 @@ class Search:
         if len(self.root_moves) > len(visits):
             visits.append(0)
         return len(visits) > 1 and visits[0] - visits[1] > left
+
+    def narrow(self, deadline: float | None) -> None:
+        """Keep the `widest` root actions that look best one move ahead in a determinization
+        (ties drawn by the playout weights): with hundreds of legal moves and a few hundred
+        iterations, the tree would otherwise try each once and learn nothing. The look ahead
+        takes at most half the time: actions it did not reach rank last."""
+        widest = self.policy.widest
+        if widest is None or len(self.root_moves) <= widest or self.heuristic.values is None:
+            return
+        state = self.rules.determinize(self.view, self.seat, self.rng)
+        weights = self.heuristic.weights
+        draws = [(-self.rng.random() * weights.get(action.get("type"), 1.0), order)
+                 for order, (_, action) in enumerate(self.root_moves)]
+        ranked = []
+        for draw, order in sorted(draws):
+            lead = -math.inf
+            if deadline is None or time.perf_counter() < deadline:
+                after = self.rules.apply(state, self.seat, self.root_moves[order][1])
+                lead = self.outcome(after)[self.seat]
+            ranked.append((-lead, draw, order))
+        ranked.sort()
+        kept = sorted(order for _, _, order in ranked[:widest])
+        self.root_moves = [self.root_moves[order] for order in kept]
+
+    def outcome(self, state) -> list[float]:
+        """Rewards a seat of a position as it stands: the ranking if over, else the heuristic."""
+        if not self.rules.to_act(state):
+            return rank_rewards(self.rules.result(state)["ranking"])
+        return margin_rewards(self.heuristic.values(state), self.heuristic.scale)
 
     # ---- one iteration ------------------------------------------------------------------
     def iterate(self) -> None:
@@ -189,11 +212,9 @@ class Search:
                 return rank_rewards(rules.result(state)["ranking"])
             mover = seats[0]
             state = self.playout_move(state, mover, moves(rules.legal_actions(state, mover)))
-        if not rules.to_act(state):
-            return rank_rewards(rules.result(state)["ranking"])
-        if heuristic.values is None:
+        if heuristic.values is None and rules.to_act(state):
             return defaultdict(lambda: 0.5)        # no estimate: even for every seat
-        return margin_rewards(heuristic.values(state), heuristic.scale)
+        return self.outcome(state)
 
     def playout_move(self, state, mover: int, actions: list[dict]):
         """The state after the policy's move for `mover`."""
