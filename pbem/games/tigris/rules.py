@@ -5,6 +5,7 @@ The state is a plain JSON-ready dict (see `setup`); squares are indices 0..175
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -15,6 +16,8 @@ from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
                     CORNER_TREASURES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
                     block_squares, from_rc, label, monument_colors, to_rc)
+from .kingdoms import (Regions, done_changing, face_down_squares, forget, leader_squares,
+                       regions_of, remember, start_changing)
 
 OPTIONS = {"english_variant": False, "open_scoring": False}
 # Standing answers: decision -> the answers a seat may leave for it. "support": how many tiles
@@ -86,64 +89,6 @@ def draw(state: dict, seat: int, count: int) -> None:
 
 # --- The kingdoms --------------------------------------------------------------
 
-def leader_squares(state: dict) -> dict[int, tuple[int, str]]:
-    """Square -> (seat, colour) of every leader on the board."""
-    return {i: (seat, color) for seat, leaders in enumerate(state["leaders"])
-            for color, i in leaders.items() if i is not None}
-
-
-def face_down_squares(state: dict) -> set[int]:
-    """The tiles turned face down under monuments: they connect but have no colour."""
-    return {i for top_left in state["monuments"].values() if top_left is not None
-            for i in block_squares(top_left)}
-
-
-class Regions:
-    """The regions of the board: tiles and leaders joined orthogonally.
-
-    `lifted` leaves one leader out (a leader being moved); `absent` leaves one
-    square out (the unification tile, to find each side of a war).
-    """
-
-    def __init__(self, state: dict, lifted: int | None = None, absent: int | None = None):
-        board = state["board"]
-        self.leader_at = leader_squares(state)
-        if lifted is not None:
-            self.leader_at.pop(lifted, None)
-        leader_at = self.leader_at
-        connects = [board[i] in COLORS or i in leader_at for i in range(SQUARES)]
-        if absent is not None:
-            connects[absent] = False
-        self.label = label_of = [-1] * SQUARES
-        self.members: list[list[int]] = []
-        self.leaders: list[list[tuple[int, str, int]]] = []
-        for start in range(SQUARES):
-            if label_of[start] != -1 or not connects[start]:
-                continue
-            rid = len(self.members)
-            label_of[start] = rid
-            stack, squares = [start], []
-            while stack:
-                i = stack.pop()
-                squares.append(i)
-                for n in NEIGHBOURS[i]:
-                    if label_of[n] == -1 and connects[n]:
-                        label_of[n] = rid
-                        stack.append(n)
-            self.members.append(squares)
-            self.leaders.append([leader_at[i] + (i,) for i in squares if i in leader_at])
-
-    def kingdoms_next_to(self, i: int) -> set[int]:
-        """The kingdoms (regions with a leader) orthogonally next to square i."""
-        return {self.label[n] for n in NEIGHBOURS[i]
-                if self.label[n] != -1 and self.leaders[self.label[n]]}
-
-    def kingdom_leaders(self, i: int) -> list[tuple[int, str, int]]:
-        """(seat, colour, square) of the leaders in square i's region."""
-        rid = self.label[i]
-        return self.leaders[rid] if rid != -1 else []
-
-
 def is_face_up_temple(state: dict, i: int, down: set[int]) -> bool:
     return state["board"][i] == TEMPLE and i not in down
 
@@ -160,6 +105,7 @@ def send_home_stranded(state: dict) -> list[tuple[int, str]]:
     for i, (seat, color) in sorted(leader_squares(state).items()):
         if temples_next_to(state, i, down) == 0:
             state["leaders"][seat][color] = None
+            forget(state)
             gone.append((seat, color))
     return gone
 
@@ -195,7 +141,8 @@ def why_not_leader_square(state: dict, regions: Regions, i: int, down: set[int])
 def start_leader_placement(state: dict, seat: int, color: str, i: int) -> None:
     """Put the leader on square i; a leader of its colour already there means a revolt."""
     state["leaders"][seat][color] = i
-    rival = [(s, j) for s, c, j in Regions(state).kingdom_leaders(i) if c == color and s != seat]
+    rival = [(s, j) for s, c, j in regions_of(state).kingdom_leaders(i)
+             if c == color and s != seat]
     state["steps"] = ["treasures", "end_action"]
     if rival:
         defender, j = rival[0]
@@ -224,9 +171,11 @@ def why_not_tile_square(state: dict, regions: Regions, color: str, i: int) -> Wh
 
 def place_tile(state: dict, seat: int, color: str, i: int) -> None:
     """Lay the tile; it scores unless it unites two kingdoms (then wars may follow)."""
-    joins = len(Regions(state).kingdoms_next_to(i))
+    regions = regions_of(state)
+    joins = len(regions.kingdoms_next_to(i))
     state["hands"][seat][color] -= 1
     state["board"][i] = color
+    remember(state, regions.joined(state["board"], i))
     state["turn"]["placed"] = i
     state["steps"] = ["monument", "treasures", "end_action"]
     if joins == 2:
@@ -238,7 +187,7 @@ def place_tile(state: dict, seat: int, color: str, i: int) -> None:
 
 def score_tile(state: dict, color: str, i: int) -> None:
     """1 point to the owner of the kingdom's leader of the tile's colour, else of its king."""
-    leaders = Regions(state).kingdom_leaders(i)
+    leaders = regions_of(state).kingdom_leaders(i)
     owner = next((s for s, c, _ in leaders if c == color), None)
     if owner is None:
         owner = next((s for s, c, _ in leaders if c == "black"), None)
@@ -266,6 +215,7 @@ def place_catastrophe(state: dict, seat: int, i: int) -> None:
     if state["board"][i] in COLORS:
         state["out"][state["board"][i]] += 1
     state["board"][i] = CATASTROPHE
+    forget(state)
     state["catastrophes"][seat] -= 1
     send_home_stranded(state)
     state["steps"] = ["treasures", "end_action"]
@@ -273,15 +223,23 @@ def place_catastrophe(state: dict, seat: int, i: int) -> None:
 
 # --- Actions: swapping tiles -------------------------------------------------
 
-def swap_choices(hand: dict) -> list[list[str]]:
-    """Every non-empty set of hand tiles that may be swapped, colours in rulebook order."""
-    ranges = [range(hand[color] + 1) for color in COLORS]
+@functools.cache
+def swap_choices(counts: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every non-empty set of hand tiles that may be swapped (`counts`: the hand's tiles of
+    each colour in rulebook order), colours in rulebook order."""
     choices = []
-    for counts in itertools.product(*ranges):
-        tiles = [color for color, n in zip(COLORS, counts) for _ in range(n)]
+    for chosen in itertools.product(*(range(n + 1) for n in counts)):
+        tiles = tuple(color for color, n in zip(COLORS, chosen) for _ in range(n))
         if tiles:
             choices.append(tiles)
-    return choices
+    return tuple(choices)
+
+
+@functools.cache
+def swap_actions(*counts: int) -> tuple[dict, ...]:
+    """The swap actions of a hand holding `counts` tiles of each colour (copied when given
+    out; the lists inside are shared and never changed)."""
+    return tuple({"type": "swap", "tiles": list(tiles)} for tiles in swap_choices(counts))
 
 
 def swap(state: dict, seat: int, tiles: list[str]) -> None:
@@ -356,6 +314,7 @@ def resolve_revolt(state: dict, pending: dict) -> None:
     """The loser's leader goes home; the winner scores 1 red point."""
     winner, loser = conflict_winner(pending)
     state["leaders"][loser][pending["color"]] = None
+    forget(state)
     state["points"][winner][TEMPLE] += 1
 
 
@@ -363,7 +322,7 @@ def resolve_revolt(state: dict, pending: dict) -> None:
 
 def war_colors(state: dict) -> list[str]:
     """Colours with two leaders in the kingdom of the unification tile."""
-    colors = [c for _, c, _ in Regions(state).kingdom_leaders(state["unification"])]
+    colors = [c for _, c, _ in regions_of(state).kingdom_leaders(state["unification"])]
     return [c for c in COLORS if colors.count(c) >= 2]
 
 
@@ -380,7 +339,7 @@ def supporters(state: dict, sides: Regions, i: int, color: str, down: set[int]) 
 
 def start_war(state: dict, color: str) -> None:
     """Attacker: the active player if he fights, else the first fighter clockwise."""
-    fighters = {s: i for s, c, i in Regions(state).kingdom_leaders(state["unification"])
+    fighters = {s: i for s, c, i in regions_of(state).kingdom_leaders(state["unification"])
                 if c == color}
     active, players = state["turn"]["active"], state["players"]
     attacker = next(s for k in range(players)
@@ -402,6 +361,7 @@ def resolve_war(state: dict, pending: dict) -> None:
     square = pending["squares"][0 if loser == pending["attacker"] else 1]
     sides, down = war_sides(state), face_down_squares(state)
     state["leaders"][loser][color] = None
+    forget(state)
     others = set(leader_squares(state))
     removed = [j for j in supporters(state, sides, square, color, down)
                if not (color == TEMPLE and (j in state["treasures"]
@@ -409,6 +369,7 @@ def resolve_war(state: dict, pending: dict) -> None:
     for j in removed:
         state["board"][j] = EMPTY
         state["out"][color] += 1
+    forget(state)
     state["points"][winner][color] += len(removed) + 1
     send_home_stranded(state)
 
@@ -432,6 +393,7 @@ def monument_choices(state: dict) -> list[tuple[str, int]]:
 def build_monument(state: dict, name: str, top_left: int) -> None:
     """The four tiles turn face down under the monument; stranded leaders go home."""
     state["monuments"][name] = top_left
+    forget(state)
     send_home_stranded(state)
 
 
@@ -446,10 +408,10 @@ def decline_monument(state: dict) -> None:
 def monument_points(state: dict) -> None:
     """End of the active player's turn: 1 point per monument colour he has a leader of there."""
     active = state["turn"]["active"]
-    regions = Regions(state)
     for name, top_left in state["monuments"].items():
         if top_left is None:
             continue
+        regions = regions_of(state)
         mine = {c for s, c, _ in regions.kingdom_leaders(top_left) if s == active}
         for color in monument_colors(name):
             if color in mine:
@@ -460,7 +422,7 @@ def monument_points(state: dict) -> None:
 
 def treasure_claim(state: dict) -> tuple[int, list[int]] | None:
     """(trader's owner, treasures of his kingdom) for the first kingdom with 2 or more."""
-    regions = Regions(state)
+    regions = regions_of(state)
     treasures = state["treasures"]
     for seat, leaders in enumerate(state["leaders"]):
         i = leaders["green"]
@@ -594,63 +556,63 @@ def ranking(state: dict) -> tuple[list[list[int]], list[list[int]]]:
 
 # --- Legal actions -----------------------------------------------------------
 
+# Every action naming a square, made once: legal_actions hands out copies of these (the [row,
+# col] lists inside are shared and never changed).
+AT = tuple(to_rc(i) for i in range(SQUARES))
+PLACE_LEADER = {color: tuple({"type": "place_leader", "leader": LEADERS[color], "at": AT[i]}
+                             for i in range(SQUARES)) for color in COLORS}
+MOVE_LEADER = {color: tuple({"type": "move_leader", "leader": LEADERS[color], "at": AT[i]}
+                            for i in range(SQUARES)) for color in COLORS}
+PLACE_TILE = {color: tuple({"type": "place_tile", "color": color, "at": AT[i]}
+                           for i in range(SQUARES)) for color in COLORS}
+PLACE_CATASTROPHE = tuple({"type": "place_catastrophe", "at": AT[i]} for i in range(SQUARES))
+
+
+def copies(templates: tuple[dict, ...], squares: list[int]) -> list[dict]:
+    """Fresh action dicts for the given squares."""
+    return list(map(dict.copy, map(templates.__getitem__, squares)))
+
+
 def free_actions(state: dict, seat: int) -> list[dict]:
     """The active player's choice of action: leader, tile, catastrophe, swap, or pass."""
-    regions = Regions(state)                  # as the board stands: shared by both
+    regions = regions_of(state)               # as the board stands: shared by all
     actions = leader_actions(state, seat, regions) + tile_actions(state, seat, regions)
-    actions += catastrophe_actions(state, seat)
-    actions += [{"type": "swap", "tiles": tiles} for tiles in swap_choices(state["hands"][seat])]
+    actions += catastrophe_actions(state, seat, regions)
+    hand = state["hands"][seat]
+    actions += map(dict.copy, swap_actions(hand["red"], hand["blue"], hand["green"],
+                                           hand["black"]))
     actions.append({"type": "pass"})
     return actions
 
 
 def leader_actions(state: dict, seat: int, regions: Regions | None = None) -> list[dict]:
-    down = face_down_squares(state)
+    regions = regions or regions_of(state)
     actions = []
-    from_supply = None      # where a leader from the supply may stand: the same for each colour
-    in_place = regions
-    empty = empty_squares(state)
     for color in COLORS:
-        name = LEADERS[color]
         at = state["leaders"][seat][color]
         if at is None:
-            if from_supply is None:
-                regions = in_place or Regions(state)
-                from_supply = [i for i in empty
-                               if why_not_leader_square(state, regions, i, down) is None]
-            squares = from_supply
+            actions += copies(PLACE_LEADER[color], regions.leader_squares_from_supply())
         else:
-            regions = Regions(state, lifted=at)
-            squares = [i for i in empty
-                       if i != at and why_not_leader_square(state, regions, i, down) is None]
-        kind = "place_leader" if at is None else "move_leader"
-        actions += [{"type": kind, "leader": name, "at": to_rc(i)} for i in squares]
-        if at is not None:
-            actions.append({"type": "withdraw_leader", "leader": name})
+            actions += copies(MOVE_LEADER[color], regions.leader_squares_moving(at))
+            actions.append({"type": "withdraw_leader", "leader": LEADERS[color]})
     return actions
 
 
 def tile_actions(state: dict, seat: int, regions: Regions | None = None) -> list[dict]:
-    regions = regions or Regions(state)
-    empty = empty_squares(state)
-    return [{"type": "place_tile", "color": color, "at": to_rc(i)}
-            for color in COLORS if state["hands"][seat][color] > 0
-            for i in empty if why_not_tile_square(state, regions, color, i) is None]
+    regions = regions or regions_of(state)
+    hand = state["hands"][seat]
+    actions = []
+    for color in COLORS:
+        if hand[color] > 0:
+            actions += copies(PLACE_TILE[color], regions.tile_squares(color))
+    return actions
 
 
-def empty_squares(state: dict) -> list[int]:
-    """The squares with no tile, catastrophe or monument (a leader may still stand there):
-    the only ones a leader or a tile may go to, so the legal actions look at no others."""
-    board = state["board"]
-    return [i for i in range(SQUARES) if board[i] == EMPTY]
-
-
-def catastrophe_actions(state: dict, seat: int) -> list[dict]:
+def catastrophe_actions(state: dict, seat: int, regions: Regions | None = None) -> list[dict]:
     if state["catastrophes"][seat] <= 0:
         return []
-    leaders, down = leader_squares(state), face_down_squares(state)
-    return [{"type": "place_catastrophe", "at": to_rc(i)} for i in range(SQUARES)
-            if why_not_catastrophe(state, i, leaders, down) is None]
+    regions = regions or regions_of(state)
+    return copies(PLACE_CATASTROPHE, regions.catastrophe_squares(state["treasures"]))
 
 
 def standing_answer(state: dict, decision: str, seat: int) -> str:
@@ -709,6 +671,34 @@ def pending_seat(pending: dict) -> int:
 
 # --- Applying an action ------------------------------------------------------
 
+def copy_state(state: dict) -> dict:
+    """A copy sharing nothing that can change with `state` (what copy_json makes, sooner)."""
+    new = dict(state)
+    for key in new.keys() - PLAIN_KEYS:
+        new[key] = copy_json(new[key])
+    for key in ("board", "treasures", "declined", "catastrophes", "bag", "treasures_taken",
+                "steps"):
+        new[key] = list(state[key])
+    for key in ("leaders", "hands", "points"):
+        new[key] = [dict(item) for item in state[key]]
+    new["monuments"], new["out"] = dict(state["monuments"]), dict(state["out"])
+    turn = new["turn"] = dict(state["turn"])
+    turn["committers"] = list(turn["committers"])
+    if state["pending"] is not None:
+        new["pending"] = copy_json(state["pending"])
+    new["options"] = dict(state["options"])
+    if "standing" in state:
+        new["standing"] = [dict(item) for item in state["standing"]]
+    return new
+
+
+# The keys copy_state copies itself, and those holding a number, a string or None.
+PLAIN_KEYS = frozenset({"board", "treasures", "declined", "catastrophes", "bag",
+                        "treasures_taken", "steps", "leaders", "hands", "points", "monuments",
+                        "out", "turn", "pending", "options", "standing", "players", "seed",
+                        "unification", "over", "end_reason", "version"})
+
+
 def square_of(action: dict, key: str = "at") -> int:
     i = from_rc(action.get(key))
     if i is None:
@@ -741,17 +731,18 @@ def do_free_action(state: dict, seat: int, action: dict) -> None:
         if state["hands"][seat][color] <= 0:
             raise IllegalAction(_("you hold no {colour} tile").format(
                 colour=words.colour(color)))
-        reason = why_not_tile_square(state, Regions(state), color, i)
-        if reason:
-            raise IllegalAction(str(reason))
+        regions = regions_of(state)
+        if i not in regions.tile_squares(color):
+            raise IllegalAction(str(why_not_tile_square(state, regions, color, i)))
         place_tile(state, seat, color, i)
     elif kind == "place_catastrophe":
         i = square_of(action)
         if state["catastrophes"][seat] <= 0:
             raise IllegalAction(_("you have no catastrophe tile left"))
-        reason = why_not_catastrophe(state, i, leader_squares(state), face_down_squares(state))
-        if reason:
-            raise IllegalAction(str(reason))
+        regions = regions_of(state)
+        if i not in regions.catastrophe_squares(state["treasures"]):
+            raise IllegalAction(str(why_not_catastrophe(state, i, regions.leader_at,
+                                                        regions.down)))
         place_catastrophe(state, seat, i)
     elif kind == "swap":
         do_swap(state, seat, action)
@@ -767,7 +758,9 @@ def do_leader(state: dict, seat: int, kind: str, action: dict) -> None:
         if at is None:
             raise IllegalAction(_("{leader} is not on the board").format(
                 leader=words.your_leader(name)))
+        regions = regions_of(state).without(at)
         state["leaders"][seat][color] = None
+        remember(state, regions)
         state["steps"] = ["treasures", "end_action"]
         return
     if kind == "place_leader" and at is not None:
@@ -780,10 +773,19 @@ def do_leader(state: dict, seat: int, kind: str, action: dict) -> None:
     if i == at:
         raise IllegalAction(_("{leader} already stands on {square}").format(
             leader=words.your_leader(name), square=label(i)))
-    reason = why_not_leader_square(state, Regions(state, lifted=at), i, face_down_squares(state))
-    if reason:
-        raise IllegalAction(str(reason))
+    regions = regions_of(state)
+    if at is None:
+        if i not in regions.leader_squares_from_supply():
+            raise IllegalAction(str(why_not_leader_square(state, regions, i, regions.down)))
+    else:
+        if i not in regions.leader_squares_moving(at):
+            raise IllegalAction(str(why_not_leader_square(
+                state, Regions(state, lifted=at), i, regions.down)))
+        regions = regions.without(at)
     state["leaders"][seat][color] = None
+    after = regions.joined(state["board"], i, (seat, color))
+    state["leaders"][seat][color] = i
+    remember(state, after)
     start_leader_placement(state, seat, color, i)
 
 
@@ -922,14 +924,19 @@ class TigrisRules:
             raise IllegalAction(_("the game is over"))
         if seat not in self.to_act(state):
             raise IllegalAction(_("seat {seat} is not to act now").format(seat=seat))
-        state = copy_json(state)
-        if action["type"] == "standing":
-            do_standing(state, seat, action, self.legal_actions(state, seat))
-        elif state["pending"] is not None:
-            do_pending_action(state, seat, action)
-        else:
-            do_free_action(state, seat, action)
-        advance(state)
+        regions = regions_of(state)
+        state = copy_state(state)
+        start_changing(state, regions)              # the same position, so the same map
+        try:
+            if action["type"] == "standing":
+                do_standing(state, seat, action, self.legal_actions(state, seat))
+            elif state["pending"] is not None:
+                do_pending_action(state, seat, action)
+            else:
+                do_free_action(state, seat, action)
+            advance(state)
+        finally:
+            done_changing(state)
         return state
 
     def result(self, state: dict) -> dict | None:

@@ -1,0 +1,400 @@
+"""The regions and kingdoms of a position, worked out once per position.
+
+Every rule that asks "which kingdom is this in?", "may a leader stand here?" or "how many
+kingdoms would this tile join?" reads a `Regions` map. Working one out means walking the whole
+board, so `regions_of(state)` keeps the map of each recent position (by the state's id, checked
+against the board, the leaders and the monuments, so a state changed in place is never read
+with a stale map), and `apply` hands a position's map on to the next one when a tile or a
+leader is simply added (`Regions.joined`), instead of walking the board again.
+"""
+from __future__ import annotations
+
+from bisect import insort
+
+from .board import COLORS, EMPTY, NEIGHBOURS, RIVER, SQUARES, TEMPLE, block_squares
+
+TILE_COLORS = frozenset(COLORS)
+LAND = tuple(i for i in range(SQUARES) if i not in RIVER)
+RIVER_SQUARES = tuple(sorted(RIVER))
+MAPS_KEPT = 64             # positions whose map is kept: a search walks back and forth a little
+
+
+def leader_squares(state: dict) -> dict[int, tuple[int, str]]:
+    """Square -> (seat, colour) of every leader on the board."""
+    return {i: (seat, color) for seat, leaders in enumerate(state["leaders"])
+            for color, i in leaders.items() if i is not None}
+
+
+def face_down_squares(state: dict) -> set[int]:
+    """The tiles turned face down under monuments: they connect but have no colour."""
+    return {i for top_left in state["monuments"].values() if top_left is not None
+            for i in block_squares(top_left)}
+
+
+def position_key(state: dict) -> tuple:
+    """What a map depends on: the board, where each leader stands, where the monuments are."""
+    return (tuple(state["board"]), tuple([tuple(leaders.values())
+                                          for leaders in state["leaders"]]),
+            tuple(state["monuments"].values()))
+
+
+class Regions:
+    """The regions of the board: tiles and leaders joined orthogonally.
+
+    `lifted` leaves one leader out (a leader being moved); `absent` leaves one
+    square out (the unification tile, to find each side of a war). `label[i]` is the
+    region of square i (-1: none), `members[r]` its squares and `leaders[r]` the
+    (seat, colour, square) of its leaders: a region with a leader is a kingdom.
+    """
+
+    __slots__ = ("board", "leader_at", "label", "members", "leaders", "down", "key", "found")
+
+    def __init__(self, state: dict, lifted: int | None = None, absent: int | None = None):
+        board = self.board = state["board"]
+        leader_at = self.leader_at = leader_squares(state)
+        if lifted is not None:
+            leader_at.pop(lifted, None)
+        self.down = face_down_squares(state)
+        self.key = None
+        self.found = {}
+        connects = {i for i in range(SQUARES) if board[i] in TILE_COLORS}
+        connects.update(leader_at)
+        connects.discard(absent)
+        self.label = label = [-1] * SQUARES
+        self.members = members = []
+        for start in sorted(connects):
+            if label[start] != -1:
+                continue
+            rid = len(members)
+            label[start] = rid
+            stack, squares = [start], []
+            while stack:
+                i = stack.pop()
+                squares.append(i)
+                for n in NEIGHBOURS[i]:
+                    if label[n] == -1 and n in connects:
+                        label[n] = rid
+                        stack.append(n)
+            members.append(squares)
+        self.leaders = leaders = [[] for _ in members]
+        for i, (seat, color) in leader_at.items():
+            leaders[label[i]].append((seat, color, i))
+
+    def kingdoms_next_to(self, i: int) -> set[int]:
+        """The kingdoms (regions with a leader) orthogonally next to square i."""
+        label, leaders = self.label, self.leaders
+        return {label[n] for n in NEIGHBOURS[i] if label[n] != -1 and leaders[label[n]]}
+
+    def kingdom_leaders(self, i: int) -> list[tuple[int, str, int]]:
+        """(seat, colour, square) of the leaders in square i's region."""
+        rid = self.label[i]
+        return self.leaders[rid] if rid != -1 else []
+
+    # --- the next position's map, when a piece is only added ---------------------------
+
+    def joined(self, board: list, i: int, leader: tuple[int, str] | None = None) -> Regions:
+        """The map once a tile (on `board`, the new position's) or a `leader` (seat, colour)
+        stands on square i, joining the regions next to it."""
+        new = Regions.__new__(Regions)
+        new.board, new.down, new.key, new.found = board, self.down, None, {}
+        label = new.label = self.label[:]
+        members = new.members = self.members[:]
+        leaders = new.leaders = self.leaders[:]
+        new.leader_at = self.leader_at
+        if leader is not None:
+            new.leader_at = dict(self.leader_at)
+            new.leader_at[i] = leader
+        around = {label[n] for n in NEIGHBOURS[i] if label[n] != -1}
+        self.hand_on(new, taken=i)
+        if not around:
+            label[i] = len(members)
+            members.append([i])
+            leaders.append([leader + (i,)] if leader else [])
+            return new
+        rid = max(around, key=lambda r: len(members[r]))
+        squares, kept = members[rid] + [i], list(leaders[rid])
+        for other in around:
+            if other != rid:
+                for j in members[other]:
+                    label[j] = rid
+                squares += members[other]
+                kept += leaders[other]
+                members[other], leaders[other] = [], []
+        if leader is not None:
+            kept.append(leader + (i,))
+        label[i] = rid
+        members[rid], leaders[rid] = squares, kept
+        return new
+
+    def hand_on(self, new: Regions, taken: int | None = None, freed: int | None = None) -> None:
+        """Give the next position's map the lists of free squares worked out for this one,
+        changed where square `taken` got a piece or square `freed` lost its leader."""
+        found = self.found
+        if "free" in found:
+            land, river = (part[:] for part in found["free"])
+            if taken is not None:
+                (river if taken in RIVER else land).remove(taken)
+            if freed is not None:
+                insort(land, freed)
+            new.found["free"] = (land, river)
+        if "temple_sides" in found:
+            sides = found["temple_sides"][:]
+            if taken in sides:
+                sides.remove(taken)
+            if taken is not None and new.board[taken] == TEMPLE:
+                board, leader_at = new.board, new.leader_at
+                for n in NEIGHBOURS[taken]:
+                    if (board[n] == EMPTY and n not in leader_at and n not in RIVER
+                            and n not in sides):
+                        insort(sides, n)
+            if freed is not None and any(new.board[n] == TEMPLE and n not in new.down
+                                         for n in NEIGHBOURS[freed]):
+                insort(sides, freed)
+            new.found["temple_sides"] = sides
+        if "catastrophe" in found:
+            treasures, squares = found["catastrophe"]
+            if freed is not None:
+                squares = squares[:]
+                insort(squares, freed)
+            elif taken in new.leader_at:
+                squares = [j for j in squares if j != taken]
+            new.found["catastrophe"] = (treasures, squares)
+
+    # --- where pieces may go (what legal_actions lists) ---------------------------------
+
+    def kingdoms_around(self) -> dict[int, set[int]]:
+        """Square -> the kingdoms orthogonally next to it (squares next to none are left out;
+        a kingdom's own squares are not next to it)."""
+        around = self.found.get("around")
+        if around is None:
+            around = self.found["around"] = {}
+            label, members = self.label, self.members
+            for rid, here in enumerate(self.leaders):
+                if here:
+                    for j in members[rid]:
+                        for n in NEIGHBOURS[j]:
+                            if label[n] != rid:
+                                if n in around:
+                                    around[n].add(rid)
+                                else:
+                                    around[n] = {rid}
+        return around
+
+    def free_squares(self) -> tuple[list[int], list[int]]:
+        """(land, river) squares with no tile, catastrophe or leader, in board order."""
+        free = self.found.get("free")
+        if free is None:
+            board, leader_at = self.board, self.leader_at
+            free = self.found["free"] = (
+                [i for i in LAND if board[i] == EMPTY and i not in leader_at],
+                [i for i in RIVER_SQUARES if board[i] == EMPTY and i not in leader_at])
+        return free
+
+    def tile_squares(self, color: str) -> list[int]:
+        """Where a tile of `color` may go: an empty square of its ground that would not join
+        more than two kingdoms (blue on the river, the others on land)."""
+        key = "river" if color == "blue" else "land"
+        squares = self.found.get(key)
+        if squares is None:
+            land, river = self.free_squares()
+            squares = river if key == "river" else land
+            crowded = {i for i, rids in self.kingdoms_around().items() if len(rids) > 2}
+            if crowded:
+                squares = [i for i in squares if i not in crowded]
+            self.found[key] = squares
+        return squares
+
+    def temple_sides(self) -> list[int]:
+        """Empty land squares (no leader) next to a face-up temple, in board order."""
+        sides = self.found.get("temple_sides")
+        if sides is None:
+            board, down, leader_at = self.board, self.down, self.leader_at
+            near = set()
+            for t in range(SQUARES):
+                if board[t] == TEMPLE and t not in down:
+                    near.update(NEIGHBOURS[t])
+            sides = self.found["temple_sides"] = sorted(
+                i for i in near if board[i] == EMPTY and i not in leader_at and i not in RIVER)
+        return sides
+
+    def leader_squares_from_supply(self) -> list[int]:
+        """Where a leader from the supply may stand: next to a face-up temple, joining no two
+        kingdoms."""
+        squares = self.found.get("supply")
+        if squares is None:
+            self.look_at_temple_sides()
+            squares = self.found["supply"]
+        return squares
+
+    def sides_by_kingdom(self) -> dict[int, list[int]]:
+        """Kingdom -> the squares of `temple_sides` next to it."""
+        sides = self.found.get("sides_by_kingdom")
+        if sides is None:
+            self.look_at_temple_sides()
+            sides = self.found["sides_by_kingdom"]
+        return sides
+
+    def look_at_temple_sides(self) -> None:
+        """For each square next to a temple: may a leader from the supply stand there, and
+        which kingdoms is it next to."""
+        around = self.kingdoms_around()
+        supply, sides = [], {}
+        for i in self.temple_sides():
+            kingdoms = around.get(i)
+            if kingdoms is None:
+                supply.append(i)
+                continue
+            if len(kingdoms) <= 1:
+                supply.append(i)
+            for rid in kingdoms:
+                if rid in sides:
+                    sides[rid].append(i)
+                else:
+                    sides[rid] = [i]
+        self.found["supply"], self.found["sides_by_kingdom"] = supply, sides
+
+    def parts_without(self, at: int) -> list[list[int]]:
+        """The pieces of the region of square `at` once the piece on `at` is lifted."""
+        rid, label = self.label[at], self.label
+        if sum(1 for n in NEIGHBOURS[at] if label[n] == rid) <= 1:   # a piece at the edge
+            rest = [j for j in self.members[rid] if j != at]
+            return [rest] if rest else []
+        seen, parts = {at}, []
+        for start in self.members[rid]:
+            if start in seen:
+                continue
+            seen.add(start)
+            stack, squares = [start], []
+            while stack:
+                j = stack.pop()
+                squares.append(j)
+                for n in NEIGHBOURS[j]:
+                    if label[n] == rid and n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+            parts.append(squares)
+        return parts
+
+    def without(self, at: int) -> Regions:
+        """The map once the leader on square `at` has left it (moved, withdrawn)."""
+        new = Regions.__new__(Regions)
+        new.board, new.down, new.key, new.found = self.board, self.down, None, {}
+        new.leader_at = leader_at = dict(self.leader_at)
+        del leader_at[at]
+        rid = self.label[at]
+        label = new.label = self.label[:]
+        members = new.members = self.members[:]
+        leaders = new.leaders = self.leaders[:]
+        label[at] = -1
+        self.hand_on(new, freed=at)
+        parts = self.parts_without(at) or [[]]
+        for number, squares in enumerate(parts):
+            part = rid if number == 0 else len(members)
+            if number:
+                members.append(squares)
+                leaders.append([])
+            for j in squares:
+                label[j] = part
+            members[part] = squares
+            leaders[part] = [leader_at[j] + (j,) for j in squares if j in leader_at]
+        return new
+
+    def leader_squares_moving(self, at: int) -> list[int]:
+        """Where the leader standing on `at` may move: lifted first, so its own kingdom may
+        fall apart into pieces, each a kingdom only if it still holds a leader. Only the
+        squares next to that kingdom are looked at again."""
+        key = ("moving", at)
+        squares = self.found.get(key)
+        if squares is not None:
+            return squares
+        rid = self.label[at]
+        touching = self.sides_by_kingdom().get(rid)
+        if not touching:
+            squares = self.found[key] = self.leader_squares_from_supply()
+            return squares
+        ruled: dict[int, int] = {}      # square -> its piece, for the pieces holding a leader
+        if len(self.leaders[rid]) > 1:  # else no piece holds a leader once it is lifted
+            for number, piece in enumerate(self.parts_without(at)):
+                if any(j in self.leader_at for j in piece):
+                    for j in piece:
+                        ruled[j] = number
+        skip = set(touching)
+        squares = [i for i in self.leader_squares_from_supply() if i not in skip]
+        around = self.kingdoms_around()
+        for i in touching:
+            pieces = {ruled[n] for n in NEIGHBOURS[i] if n in ruled}
+            if len(pieces) + len(around[i]) - 1 <= 1:
+                squares.append(i)
+        squares.sort()
+        self.found[key] = squares
+        return squares
+
+    def catastrophe_squares(self, treasures: list[int]) -> list[int]:
+        """Where a catastrophe may go: not on one, a leader, a treasure or a monument."""
+        known = self.found.get("catastrophe")
+        if known is None or known[0] != tuple(treasures):
+            board, leader_at, down = self.board, self.leader_at, self.down
+            blocked = set(treasures)
+            blocked.update(leader_at)
+            blocked.update(down)
+            known = self.found["catastrophe"] = (tuple(treasures), [
+                i for i in range(SQUARES) if board[i] != "catastrophe" and i not in blocked])
+        return known[1]
+
+
+_MAPS: dict[int, Regions] = {}
+# The maps of the states that `apply` is changing now, trusted without a check: every change
+# of the board, a leader or a monument there either hands on the new map (`remember`) or drops
+# it (`forget`). Keyed by id: such a state is `apply`'s own copy, which nobody else holds yet.
+_WORKING: dict[int, Regions] = {}
+
+
+def regions_of(state: dict) -> Regions:
+    """The map of the position as it stands, worked out at most once per position."""
+    regions = _WORKING.get(id(state))
+    if regions is not None:
+        return regions
+    key = position_key(state)
+    regions = _MAPS.get(id(state))
+    if regions is None or regions.key != key:
+        regions = Regions(state)
+        if id(state) in _WORKING:
+            _WORKING[id(state)] = regions
+        else:
+            keep(state, regions, key)
+    return regions
+
+
+def remember(state: dict, regions: Regions) -> None:
+    """`regions` is the map of `state` as it stands now (`state` being changed by apply)."""
+    if id(state) in _WORKING:
+        _WORKING[id(state)] = regions
+    else:
+        keep(state, regions, position_key(state))
+
+
+def forget(state: dict) -> None:
+    """The board, a leader or a monument of `state` changed: its map must be worked out anew."""
+    if id(state) in _WORKING:
+        _WORKING[id(state)] = None
+    _MAPS.pop(id(state), None)
+
+
+def start_changing(state: dict, regions: Regions) -> None:
+    """`state` (a fresh copy, with the map `regions`) is about to be changed by apply."""
+    _WORKING[id(state)] = regions
+
+
+def done_changing(state: dict) -> None:
+    """Apply has finished with `state`: from now on its map is checked before each use."""
+    regions = _WORKING.pop(id(state), None)
+    if regions is not None:
+        keep(state, regions, position_key(state))
+
+
+def keep(state: dict, regions: Regions, key: tuple) -> None:
+    regions.key = key
+    _MAPS.pop(id(state), None)
+    _MAPS[id(state)] = regions
+    while len(_MAPS) > MAPS_KEPT:
+        _MAPS.pop(next(iter(_MAPS)), None)
