@@ -43,6 +43,7 @@ class Board:
         # lookups the move generation asks thousands of times a game
         self.index = {h: i for i, h in enumerate(self.order)}
         self.foods = {h: v["food"] for h, v in self.hexes.items()}
+        self.regions = {h: v["region"] for h, v in self.hexes.items()}
         self.river_hexes = frozenset(h for h, v in self.hexes.items() if v["region"] in RIVERS)
         self.sites_at = {h: [i for i, site in enumerate(self.well_sites) if h in site]
                          for h in self.hexes}
@@ -57,7 +58,7 @@ class Board:
         return self.foods[hex_key]
 
     def region(self, hex_key: str) -> str:
-        return self.hexes[hex_key]["region"]
+        return self.regions[hex_key]
 
     def on_river(self, hex_key: str) -> bool:
         return hex_key in self.river_hexes
