@@ -1,5 +1,9 @@
 """Tigris & Euphrates benchmark: prints figures, never fails on time.
 
+Random playouts as a computer player's search makes them: `legal_actions`, a uniform random
+choice among all of them, `apply`, to the end of seeded games, for each player count. Times are
+CPU times of this process (the machine is shared: wall time swings with the neighbours' load).
+
 Run: python tests/bench/bench_tigris.py
 """
 from __future__ import annotations
@@ -15,57 +19,61 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from pbem.games.tigris import rules  # noqa: E402
 from tests.bench import sized  # noqa: E402
 
-GAMES = sized(10, 1)
-PLAYERS = 4
-WEIGHTS = {"place_tile": 10, "place_leader": 4, "move_leader": 1, "withdraw_leader": 0.3,
-           "place_catastrophe": 0.3, "swap": 0.3, "pass": 0.2}
+GAMES = sized(12, 1)
+PLAYERS = (2, 3, 4)
+clock = time.process_time
 
 
-def pick(rng: random.Random, actions: list[dict]) -> dict:
-    types = sorted({a["type"] for a in actions})
-    kind = rng.choices(types, [WEIGHTS.get(t, 1) for t in types])[0]
-    return rng.choice([a for a in actions if a["type"] == kind])
-
-
-def play(seed: int, timings: list[float] | None = None):
-    """One random game at max players; legal_actions timed into `timings`."""
+def play(players: int, seed: int) -> tuple[dict, list, float, float]:
+    """One uniformly random game: (final state, log, seconds in legal_actions, in apply)."""
     rng = random.Random(seed)
-    state = rules.setup(PLAYERS, seed)
-    log = []
+    state = rules.setup(players, seed)
+    log, legal, applying = [], 0.0, 0.0
     while not state["over"]:
         seat = rules.to_act(state)[0]
-        start = time.perf_counter()
+        start = clock()
         actions = rules.legal_actions(state, seat)
-        if timings is not None:
-            timings.append(time.perf_counter() - start)
-        action = pick(rng, actions)
+        chosen = clock()
+        action = rng.choice(actions)
+        before_apply = clock()
         state = rules.apply(state, seat, action)
+        legal += chosen - start
+        applying += clock() - before_apply
         log.append((seat, action))
-    return state, log
+    return state, log, legal, applying
+
+
+def playouts(players: int) -> list[tuple[dict, list]]:
+    start = clock()
+    games = [play(players, seed) for seed in range(GAMES)]
+    elapsed = clock() - start
+    actions = sum(len(log) for _, log, _, _ in games)
+    legal = sum(g[2] for g in games)
+    applying = sum(g[3] for g in games)
+    print(f"tigris {players} players: {GAMES} random games in {elapsed:.2f} s CPU "
+          f"= {GAMES / elapsed:.2f} games/s, {actions / elapsed:,.0f} actions/s "
+          f"({actions / GAMES:.0f} actions a game); legal_actions {legal / actions * 1e6:.0f} µs, "
+          f"apply {applying / actions * 1e6:.0f} µs an action")
+    return [(state, log) for state, log, _, _ in games]
 
 
 def main() -> None:
-    timings: list[float] = []
-    start = time.perf_counter()
-    games = [play(seed, timings) for seed in range(GAMES)]
-    elapsed = time.perf_counter() - start
-    actions = sum(len(log) for _, log in games)
-    print(f"tigris: {GAMES} random {PLAYERS}-player games in {elapsed:.2f} s "
-          f"= {GAMES / elapsed:.2f} games/s ({actions / GAMES:.0f} actions a game)")
-    print(f"legal_actions: median {statistics.median(timings) * 1000:.2f} ms, "
-          f"worst {max(timings) * 1000:.2f} ms over {len(timings)} calls")
-    final, log = max(games, key=lambda g: len(g[1]))
-    start = time.perf_counter()
-    state = rules.setup(PLAYERS, final["seed"])
+    finished = []
+    for players in PLAYERS:
+        finished += playouts(players)
+    final, log = max(finished, key=lambda g: len(g[1]))
+    start = clock()
+    state = rules.setup(final["players"], final["seed"])
     for seat, action in log:
         state = rules.apply(state, seat, action)
-    replay = time.perf_counter() - start
+    replay = clock() - start
     assert state == final
     print(f"replay of a finished game ({len(log)} actions): {replay * 1000:.0f} ms")
-    view_start = time.perf_counter()
-    for seat in range(PLAYERS):
+    views = [clock()]
+    for seat in range(final["players"]):
         rules.view(final, seat)
-    print(f"view: {(time.perf_counter() - view_start) / PLAYERS * 1000:.2f} ms")
+        views.append(clock())
+    print(f"view: {statistics.mean(b - a for a, b in zip(views, views[1:])) * 1000:.2f} ms")
 
 
 if __name__ == "__main__":
