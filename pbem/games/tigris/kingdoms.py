@@ -10,13 +10,27 @@ leader is simply added (`Regions.joined`), instead of walking the board again.
 from __future__ import annotations
 
 from bisect import insort
+from collections import OrderedDict
+from itertools import chain
 
-from .board import COLORS, EMPTY, NEIGHBOURS, RIVER, SQUARES, TEMPLE, block_squares
+from .board import (COLORS, COLS, EMPTY, NEIGHBOURS, RIVER, ROWS, SQUARES, TEMPLE,
+                    block_squares)
 
 TILE_COLORS = frozenset(COLORS)
 LAND = tuple(i for i in range(SQUARES) if i not in RIVER)
 RIVER_SQUARES = tuple(sorted(RIVER))
 MAPS_KEPT = 64             # positions whose map is kept: a search walks back and forth a little
+
+
+def _ring(i: int) -> tuple[int, ...]:
+    """The 8 squares around square i, clockwise from the one above (-1: off the board)."""
+    r, c = divmod(i, COLS)
+    steps = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+    return tuple((r + dr) * COLS + c + dc if 0 <= r + dr < ROWS and 0 <= c + dc < COLS else -1
+                 for dr, dc in steps)
+
+
+RING = tuple(_ring(i) for i in range(SQUARES))
 
 
 def leader_squares(state: dict) -> dict[int, tuple[int, str]]:
@@ -168,16 +182,19 @@ class Regions:
         around = self.found.get("around")
         if around is None:
             around = self.found["around"] = {}
+            crowded = self.found["crowded"] = set()
             label, members = self.label, self.members
             for rid, here in enumerate(self.leaders):
                 if here:
-                    for j in members[rid]:
-                        for n in NEIGHBOURS[j]:
-                            if label[n] != rid:
-                                if n in around:
-                                    around[n].add(rid)
-                                else:
-                                    around[n] = {rid}
+                    for n in set(chain.from_iterable(map(NEIGHBOURS.__getitem__,
+                                                         members[rid]))):
+                        if label[n] == -1:
+                            if n in around:
+                                around[n].add(rid)
+                                if len(around[n]) == 3:
+                                    crowded.add(n)
+                            else:
+                                around[n] = {rid}
         return around
 
     def free_squares(self) -> tuple[list[int], list[int]]:
@@ -198,7 +215,8 @@ class Regions:
         if squares is None:
             land, river = self.free_squares()
             squares = river if key == "river" else land
-            crowded = {i for i, rids in self.kingdoms_around().items() if len(rids) > 2}
+            self.kingdoms_around()
+            crowded = self.found["crowded"]
             if crowded:
                 squares = [i for i in squares if i not in crowded]
             self.found[key] = squares
@@ -256,7 +274,7 @@ class Regions:
     def parts_without(self, at: int) -> list[list[int]]:
         """The pieces of the region of square `at` once the piece on `at` is lifted."""
         rid, label = self.label[at], self.label
-        if sum(1 for n in NEIGHBOURS[at] if label[n] == rid) <= 1:   # a piece at the edge
+        if self.stays_whole(at):
             rest = [j for j in self.members[rid] if j != at]
             return [rest] if rest else []
         seen, parts = {at}, []
@@ -274,6 +292,17 @@ class Regions:
                         stack.append(n)
             parts.append(squares)
         return parts
+
+    def stays_whole(self, at: int) -> bool:
+        """True when the region of square `at` surely holds together without it: the pieces
+        next to `at` touch one another around it (clockwise, with the corners between)."""
+        rid, label = self.label[at], self.label
+        inside = [j != -1 and label[j] == rid for j in RING[at]]
+        runs = 0                # runs of region squares around `at` holding a side square
+        for k in range(0, 8, 2):
+            if inside[k] and not (inside[k - 1] and inside[k - 2]):
+                runs += 1
+        return runs <= 1
 
     def without(self, at: int) -> Regions:
         """The map once the leader on square `at` has left it (moved, withdrawn)."""
@@ -312,19 +341,26 @@ class Regions:
         if not touching:
             squares = self.found[key] = self.leader_squares_from_supply()
             return squares
-        ruled: dict[int, int] = {}      # square -> its piece, for the pieces holding a leader
-        if len(self.leaders[rid]) > 1:  # else no piece holds a leader once it is lifted
+        skip = set(touching)
+        squares = [i for i in self.leader_squares_from_supply() if i not in skip]
+        around, label = self.kingdoms_around(), self.label
+        if len(self.leaders[rid]) == 1:         # lifted, it leaves no kingdom behind
+            squares += [i for i in touching if len(around[i]) <= 2]
+        elif self.stays_whole(at):              # still one kingdom, without `at`
+            for i in touching:
+                if len(around[i]) == 1 or (len(around[i]) == 2 and not any(
+                        label[n] == rid and n != at for n in NEIGHBOURS[i])):
+                    squares.append(i)
+        else:
+            ruled: dict[int, int] = {}  # square -> its piece, for the pieces holding a leader
             for number, piece in enumerate(self.parts_without(at)):
                 if any(j in self.leader_at for j in piece):
                     for j in piece:
                         ruled[j] = number
-        skip = set(touching)
-        squares = [i for i in self.leader_squares_from_supply() if i not in skip]
-        around = self.kingdoms_around()
-        for i in touching:
-            pieces = {ruled[n] for n in NEIGHBOURS[i] if n in ruled}
-            if len(pieces) + len(around[i]) - 1 <= 1:
-                squares.append(i)
+            for i in touching:
+                pieces = {ruled[n] for n in NEIGHBOURS[i] if n in ruled}
+                if len(pieces) + len(around[i]) - 1 <= 1:
+                    squares.append(i)
         squares.sort()
         self.found[key] = squares
         return squares
@@ -342,7 +378,7 @@ class Regions:
         return known[1]
 
 
-_MAPS: dict[int, Regions] = {}
+_MAPS: OrderedDict[int, Regions] = OrderedDict()
 # The maps of the states that `apply` is changing now, trusted without a check: every change
 # of the board, a leader or a monument there either hands on the new map (`remember`) or drops
 # it (`forget`). Keyed by id: such a state is `apply`'s own copy, which nobody else holds yet.
@@ -394,7 +430,10 @@ def done_changing(state: dict) -> None:
 
 def keep(state: dict, regions: Regions, key: tuple) -> None:
     regions.key = key
-    _MAPS.pop(id(state), None)
     _MAPS[id(state)] = regions
+    _MAPS.move_to_end(id(state))
     while len(_MAPS) > MAPS_KEPT:
-        _MAPS.pop(next(iter(_MAPS)), None)
+        try:
+            _MAPS.popitem(last=False)
+        except KeyError:        # another thread emptied it meanwhile
+            break

@@ -12,7 +12,7 @@ import random
 from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import words
-from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS,
+from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS, COLS,
                     CORNER_TREASURES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
                     block_squares, from_rc, label, monument_colors, to_rc)
@@ -313,8 +313,10 @@ def conflict_winner(pending: dict) -> tuple[int, int]:
 def resolve_revolt(state: dict, pending: dict) -> None:
     """The loser's leader goes home; the winner scores 1 red point."""
     winner, loser = conflict_winner(pending)
+    square = pending["squares"][0 if loser == pending["attacker"] else 1]
+    after = regions_of(state).without(square)
     state["leaders"][loser][pending["color"]] = None
-    forget(state)
+    remember(state, after)
     state["points"][winner][TEMPLE] += 1
 
 
@@ -382,6 +384,10 @@ def monument_choices(state: dict) -> list[tuple[str, int]]:
     if i is None or state["board"][i] not in COLORS:
         return []
     color = state["board"][i]
+    board = state["board"]
+    if not any(board[tl] == board[tl + 1] == board[tl + COLS] == board[tl + COLS + 1]
+               for tl in BLOCKS_OF[i]):
+        return []
     down = face_down_squares(state)
     free = [name for name, at in state["monuments"].items()
             if at is None and color in monument_colors(name)]
