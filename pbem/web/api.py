@@ -11,7 +11,8 @@ from flask import Blueprint, jsonify, request
 from ..play import links, talk
 from ..log import store
 from ..games import IllegalAction
-from .common import check_link, check_link_to_act, check_readable, parse_seq, turn_payload
+from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq,
+                     turn_payload)
 from .inputs import parse_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -35,6 +36,7 @@ def turn(token):
 
 @bp.post("/turn/<token>")
 def act(token):
+    check_signed(token)
     try:
         body = parse_json(request.get_data()) if request.is_json else None
     except ValueError as exc:

@@ -15,6 +15,14 @@ def check_link(token: str) -> links.Access:
     return links.check(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
 
 
+def check_signed(token: str) -> None:
+    """That `token` is a link this server signed and issued (live or not), else LinkError 403:
+    checked before a request's body is read, so a stranger's body is never parsed."""
+    if links.find(current_app.config["SECRET_KEY"], token) is None:
+        raise links.LinkError(403, "tampered", "This link is not valid: it may have been cut "
+                                               "short or altered. Open it again from the email.")
+
+
 def check_readable(token: str) -> links.Access:
     """Any link the seat was sent, within its maximum age: for read-only pages only."""
     config = current_app.config

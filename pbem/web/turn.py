@@ -17,7 +17,8 @@ from ..db.models import Link, Prepared, Seat, utcnow
 from ..games.base import current_language
 from .. import present
 from ..present import results
-from .common import check_link, check_link_to_act, check_readable, parse_seq, turn_payload
+from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq,
+                     turn_payload)
 from .inputs import ascii_int, parse_json
 from ..present import presenter_for
 
@@ -277,6 +278,7 @@ def _query_int(name: str) -> int | None:
 
 @bp.post("/turn/<token>")
 def act(token):
+    check_signed(token)
     access = check_link(token) if "seq" not in request.form else None
     try:
         seq = parse_seq(request.form.get("seq"))

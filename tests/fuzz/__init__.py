@@ -5,7 +5,8 @@ games are created, gunicorn serves the real app (production settings) on loopbac
 `requests` hostile requests (tests/fuzz/hostile.py) go at it, one at a time, mixed with legal
 moves so games advance and links get spent. Afterwards `pbem mail send` delivers the outbox to
 a real SMTP sink and `pbem games verify --all` replays every game. The report counts requests,
-5xx answers, events written by refused (4xx) requests and mails that could not be sent.
+5xx answers, requests answered after more than SLOW seconds, events written by refused (4xx)
+requests and mails that could not be sent.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ HOST = re.compile(re.escape(BASE_URL) + r"/host/([A-Za-z0-9_.\-]+)")
 GAMES = [("tigris", 2), ("tigris", 4), ("tigris_cards", 2), ("tigris_cards", 3),
          ("assyria", 2), ("assyria", 4)]
 SHOWN_FAILURES = 12
+SLOW = 1.0                 # seconds: no request may take longer (issue 18)
 
 
 @dataclass
@@ -39,6 +41,7 @@ class Report:
     requests: int = 0
     server_errors: int = 0
     connection_errors: int = 0
+    slow: collections.Counter = field(default_factory=collections.Counter)  # kind -> requests
     refused_writes: int = 0            # events written by requests answered 4xx/5xx
     mails_queued: int = 0
     mails_stuck: int = 0
@@ -54,13 +57,15 @@ class Report:
     @property
     def clean(self) -> bool:
         return (self.server_errors == 0 and self.refused_writes == 0 and self.mails_stuck == 0
-                and self.verify_ok)
+                and self.verify_ok and not self.slow)
 
     def lines(self) -> list[str]:
         statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.statuses.items()))
         shown = [f"requests sent: {self.requests} in {self.seconds:.0f} s",
                  f"5xx answers: {self.server_errors}",
                  f"connection errors: {self.connection_errors}",
+                 f"requests over {SLOW:.0f} s: {sum(self.slow.values())}"
+                 + "".join(f", {kind} {n}" for kind, n in self.slow.most_common(4)),
                  f"events written by refused requests: {self.refused_writes}",
                  f"mails queued: {self.mails_queued}, stuck after `pbem mail send`: "
                  f"{self.mails_stuck}",
@@ -157,7 +162,8 @@ def fire(world: World, report: Report, shot: hostile.Shot) -> None:
     try:
         answer = send(world, shot)
         status = answer.status_code
-        report.time_by_kind[shot.kind] += time.monotonic() - started
+        seconds = time.monotonic() - started
+        report.time_by_kind[shot.kind] += seconds
     except requests.RequestException as exc:
         report.requests += 1
         report.connection_errors += 1
@@ -166,6 +172,10 @@ def fire(world: World, report: Report, shot: hostile.Shot) -> None:
             report.failures.append(f"{shot.kind} {shot.method} {shot.path[:80]}: {exc!r:.200}")
         return
     world.remember(shot, answer)
+    if seconds > SLOW:
+        report.slow[shot.kind] += 1
+        report.failures.append(f"{shot.kind} took {seconds:.1f} s: {shot.method} "
+                               f"{shot.path[:80]} body={_body(shot)!r:.80}")
     report.requests += 1
     report.statuses[status] += 1
     report.kinds[f"{shot.kind}:{status}"] += 1
@@ -258,6 +268,7 @@ def _close() -> None:
 def _hammer(url: str, rng: random.Random, report: Report, count: int, say) -> None:
     world = World(rng, requests.Session(), url)
     world.read_mail()
+    _warm_up(world)
     step = max(count // 10, 1)
     while report.requests < count:
         if report.requests % 10 == 0:
@@ -276,6 +287,17 @@ def _hammer(url: str, rng: random.Random, report: Report, count: int, say) -> No
         del world.extra_requests[:]
         if report.requests // step != (report.requests - 1) // step:
             say(f"  ... {report.requests} requests, {report.server_errors} × 5xx")
+
+
+def _warm_up(world: World) -> None:
+    """Each worker's first page of a game compiles its templates and draws its board's parts
+    (0.3-0.9 s here): pages of every game, a few times over the workers, before the count
+    starts, so SLOW measures requests, not a cold worker."""
+    for _ in range(3):
+        for game_id in world.game_ids:
+            world.session.get(f"{world.url}/games/{game_id}", timeout=60)
+        for token in world.tokens:
+            world.session.get(f"{world.url}/turn/{token}", timeout=60)
 
 
 def _pbem(env: dict, *args: str) -> subprocess.CompletedProcess:

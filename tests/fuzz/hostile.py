@@ -12,6 +12,8 @@ import random
 import string
 from dataclasses import dataclass, field
 
+from tests.fuzz.crafted import crafted_bodies
+
 ODD_NUMBERS = ["²", "①", "٣", "٠", "０", "𝟘", "-1", "1e3", "0x10", " 7", "3.0", "", "+1",
                "9223372036854775808", "99999999999999999999999", "1" * 5000, "NaN", "∞",
                "0" * 30 + "1", "\x00", "%00"]
@@ -255,6 +257,21 @@ def oversized(world) -> Shot:
     return Shot("POST", "/new", "oversized_form", data={"rules": "tigris", "title": "x" * size})
 
 
+def crafted_body(world) -> Shot:
+    """A body shaped to be slow for a careless check (tests/fuzz/crafted.py), up to the cap,
+    from a live, a spent or a forged link, to the API or the form."""
+    rng = world.rng
+    size = rng.choice([1024, 16 * 1024, 64 * 1024 - 200])
+    shape, body = rng.choice(sorted(crafted_bodies(size).items()))
+    token = rng.choice([world.any_token(), world.spent_or_any_token(), "a" * 60,
+                        world.any_token()[:-1] + "A"])
+    if rng.random() < 0.6:
+        return Shot("POST", f"/api/turn/{token}", "crafted_body", data=body.encode(),
+                    headers={"Content-Type": "application/json"})
+    short = crafted_bodies(size // 3)[shape]      # a form percent-encodes most of these
+    return Shot("POST", f"/turn/{token}", "crafted_body_form", data={"seq": "0", "action": short})
+
+
 def browse(world) -> Shot:
     rng = world.rng
     game = rng.choice(world.game_ids)
@@ -278,7 +295,7 @@ def wrong_method(world) -> Shot:
 GENERATORS = [(legal_move, 14), (extra_keys, 10), (stale_seq, 6), (wrong_seat, 6),
               (wrong_types, 8), (malformed_json, 8), (deep_form_action, 3), (odd_numbers, 10),
               (forged_token, 8), (spent_token, 8), (host_actions, 5), (new_game, 5),
-              (oversized, 2), (browse, 8), (wrong_method, 3)]
+              (oversized, 2), (browse, 8), (wrong_method, 3), (crafted_body, 6)]
 
 
 def pick(rng: random.Random):
