@@ -5,6 +5,13 @@
 // The confirm step sits in a bar fixed to the bottom of the screen, so what was tapped stays
 // in view; a board too small to tap (a wrapper with data-zoom="<checkbox id>") is enlarged
 // while one of its places is to be tapped; a tap on something that cannot be chosen says why.
+//
+// For keyboards and screen readers: every target that can be chosen is a button named by what
+// choosing it does — its place's name (aria-label) put into the picked piece's `data-then`
+// ("Place a temple on %s"), or its own move (`data-does`); a board (`data-rove`) is one Tab
+// stop, its targets reached with the arrow keys; focus stays where it was after each choice,
+// moves to the confirm bar when a move is complete (announced in #tap-said), and Escape
+// cancels.
 (function () {
   "use strict";
   var source = document.getElementById("pbem-choices");
@@ -32,6 +39,13 @@
   var tapsField = document.getElementById("confirm-taps");
   var saysLine = document.getElementById("confirm-says");
   var asked = 0;
+  var said = document.getElementById("tap-said");   // a live region: what is asked now
+  var yes = document.getElementById("confirm-yes");
+  var names = new WeakMap(), roles = new WeakMap();  // each target's own name and role
+  document.querySelectorAll("[data-tap]").forEach(function (el) {
+    names.set(el, el.getAttribute("aria-label"));
+    roles.set(el, el.getAttribute("role"));
+  });
   // where each token can come in some action's taps: a wrong tap can then say why it did nothing
   var later = {};
   choices.forEach(function (c) { c.taps.forEach(function (t, i) { if (i > 0) later[t] = true; }); });
@@ -66,16 +80,28 @@
     fitBar();
   }
 
+  function announce(text) {
+    if (said) said.textContent = text;
+  }
+
+  function asking() {
+    return (confirmForm.querySelector(".confirm-ask") || {}).textContent + " " +
+      label.textContent + (saysLine.textContent ? " " + saysLine.textContent : "");
+  }
+
   function showConfirm(choice) {
     field.value = choice.key || "";
     tapsField.value = choice.key ? "" : choice.taps.join(" ");
-    label.textContent = choice.label || "…";
+    label.textContent = choice.label || actionName() || "…";
     saysLine.textContent = "";
     if (!choice.key) says(choice.taps);
+    var shown = !confirmForm.hidden;
     confirmForm.hidden = false;
     drawPreview();
     fitBar();
     reveal(elementsOf(prefix));
+    announce(asking());
+    if (!shown && yes) yes.focus({ preventScroll: true });     // the bar takes focus
   }
 
   // What a move on the board is and what it would set off: the server plays it through
@@ -89,6 +115,7 @@
         if (ask !== asked || !said) return;
         label.textContent = said.label;
         saysLine.textContent = said.says;
+        announce(asking());
         fitBar();                                   // the bar may have grown: keep the
         reveal(elementsOf(prefix));                 // tapped places above it
       })
@@ -186,7 +213,12 @@
     var icon = piece.querySelector && piece.querySelector("svg");
     if (!icon || piece instanceof SVGElement || !(place instanceof SVGGraphicsElement)) return;
     var style = window.getComputedStyle(piece);
-    if (preview) preview.appendChild(piece.cloneNode(true)).removeAttribute("data-tap");
+    if (preview) {
+      var copy = preview.appendChild(piece.cloneNode(true));
+      ["data-tap", "role", "aria-pressed", "aria-label"].forEach(function (a) { copy.removeAttribute(a); });
+      copy.setAttribute("tabindex", "-1");             // a picture only: out of the Tab order
+      copy.setAttribute("inert", "");
+    }
     var board = place.ownerSVGElement, box = place.getBBox();
     var ghost = document.createElementNS(SVGNS, "g");
     ghost.setAttribute("class", "tap-preview");
@@ -221,16 +253,28 @@
     var found = matching();
     var next = nextTokens(found);
     var any = false, nextEls = [];
+    var pattern = thenOf();
     document.querySelectorAll("[data-tap]").forEach(function (el) {
       var token = el.getAttribute("data-tap");
       var can = has(next, token);
+      var chosen = prefix.indexOf(token) >= 0;
       any = any || can;
       if (can) nextEls.push(el);
       el.classList.toggle("tappable", can);
-      el.classList.toggle("chosen", prefix.indexOf(token) >= 0);
-      if (can) { el.setAttribute("role", "button"); el.setAttribute("tabindex", "0"); }
-      else { el.removeAttribute("tabindex"); }
+      el.classList.toggle("chosen", chosen);
+      name(el, can, pattern);
+      if (can || chosen) {
+        el.setAttribute("role", "button");
+        el.setAttribute("tabindex", "0");
+        if (chosen) el.setAttribute("aria-pressed", "true"); else el.removeAttribute("aria-pressed");
+      } else {
+        var role = roles.get(el);
+        if (role) el.setAttribute("role", role); else el.removeAttribute("role");
+        el.removeAttribute("tabindex");
+        el.removeAttribute("aria-pressed");
+      }
     });
+    rove();
     if (hint) hint.hidden = !any;
     var complete = found.filter(function (c) { return prefix.length > 0 && c.taps.length === prefix.length; });
     if (complete.length === 1) showConfirm(complete[0]); else hideConfirm();
@@ -243,11 +287,11 @@
     return bar.getAttribute("data-not-now");
   }
 
-  function tap(el) {
+  function tap(el, byKey) {
     var token = el.getAttribute("data-tap");
     var next = nextTokens(matching());
     var box = el.closest("[data-zoom]");
-    if (has(next, token) && box && small(el)) {
+    if (has(next, token) && box && small(el) && !byKey) {
       // a place too small to tap surely: enlarge the board around it first
       box.setAttribute("data-overview", "0");
       zoom(box, true);
@@ -272,6 +316,106 @@
       else { prefix = kept; say(why(token)); return; }
     }
     refresh();
+    keepFocus(el);
+  }
+
+  // -- names, the arrow keys and focus ---------------------------------------------------------
+  function nameOf(el) {
+    return el ? el.getAttribute("aria-label") || el.textContent.trim() : "";
+  }
+
+  // the words a picked piece gives the places it can go to ("Place a temple on %s")
+  function thenOf() {
+    var els = elementsOf(prefix);
+    for (var i = els.length - 1; i >= 0; i--) {
+      if (els[i].getAttribute("data-then")) return els[i].getAttribute("data-then");
+    }
+    return "";
+  }
+
+  // the move the taps make, in the words of its last place ("Place a temple on F7, river")
+  function actionName() {
+    var last = elementsOf(prefix).pop(), pattern = thenOf(), own = last && names.get(last);
+    return pattern && own ? pattern.replace("%s", own) : nameOf(last);
+  }
+
+  function name(el, can, pattern) {
+    var own = names.get(el), does = el.getAttribute("data-does");
+    var text = own;
+    if (can && prefix.length && pattern && own) text = pattern.replace("%s", own);
+    else if (can && !prefix.length && does) text = does;
+    if (text) el.setAttribute("aria-label", text); else el.removeAttribute("aria-label");
+  }
+
+  function focusable(group) {
+    return Array.prototype.filter.call(group.querySelectorAll("[data-tap]"), function (el) {
+      return el.hasAttribute("tabindex");
+    });
+  }
+
+  // a board is one Tab stop: the target last focused there, else its first
+  function rove() {
+    document.querySelectorAll("[data-rove]").forEach(function (group) {
+      var els = focusable(group);
+      var current = els.indexOf(document.activeElement) >= 0 ? document.activeElement :
+        els.indexOf(group.roving) >= 0 ? group.roving : els[0];
+      els.forEach(function (el) { el.setAttribute("tabindex", el === current ? "0" : "-1"); });
+      group.roving = current;
+    });
+  }
+
+  function moveTo(el) {
+    var group = el.closest("[data-rove]");
+    if (group) { group.roving = el; rove(); }
+    el.focus({ preventScroll: true });
+    scrollInsideBox(el);
+    if (!onScreen(el)) reveal([el]);
+  }
+
+  // the nearest target in the arrow's direction, by the centres of the targets on screen
+  var ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+  function centreOf(el) {
+    var r = el.getBoundingClientRect();
+    return [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+  }
+
+  function arrow(el, key) {
+    var group = el.closest("[data-rove]");
+    if (!group) return null;
+    var els = focusable(group);
+    if (key === "Home") return els[0];
+    if (key === "End") return els[els.length - 1];
+    var d = ARROWS[key], from = centreOf(el), best = null, bestScore = Infinity;
+    els.forEach(function (other) {
+      if (other === el) return;
+      var to = centreOf(other);
+      var along = (to[0] - from[0]) * d[0] + (to[1] - from[1]) * d[1];
+      var across = Math.abs((to[0] - from[0]) * d[1] + (to[1] - from[1]) * d[0]);
+      if (along <= 1 || across > along * 2) return;
+      var score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = other; }
+    });
+    return best;
+  }
+
+  // after a choice focus stays where it was; where that target is no longer one, it goes to
+  // the piece picked, else to the first place that can be chosen now
+  function keepFocus(el) {
+    if (!confirmForm.hidden && document.activeElement === yes) return;
+    if (el && el.hasAttribute("tabindex")) { moveTo(el); return; }
+    var next = document.querySelector("[data-tap].chosen") || document.querySelector("[data-tap].tappable");
+    if (next) moveTo(next);
+  }
+
+  function cancel() {
+    var first = elementsOf(prefix)[0] || document.activeElement;
+    prefix = [];
+    say("");
+    refresh();
+    announce("");
+    if (first && first.hasAttribute && first.hasAttribute("tabindex")) moveTo(first);
+    else keepFocus(null);
   }
 
   document.addEventListener("click", function (event) {
@@ -287,9 +431,18 @@
     if (el) { event.preventDefault(); tap(el); }
   });
   document.addEventListener("keydown", function (event) {
-    if ((event.key === "Enter" || event.key === " ") && event.target.matches && event.target.matches("[data-tap]")) {
+    var target = event.target;
+    var onTarget = target.matches && target.matches("[data-tap]");
+    if ((event.key === "Enter" || event.key === " ") && onTarget) {
       event.preventDefault();
-      tap(event.target);
+      tap(target, true);
+    } else if (onTarget && (ARROWS[event.key] || event.key === "Home" || event.key === "End")) {
+      var next = arrow(target, event.key);
+      if (next !== null) event.preventDefault();
+      if (next) moveTo(next);
+    } else if (event.key === "Escape" && (prefix.length || !confirmForm.hidden)) {
+      event.preventDefault();
+      cancel();
     }
   });
   document.querySelectorAll("[data-zoom]").forEach(function (box) {
@@ -298,7 +451,7 @@
       box.setAttribute("data-overview", toggle.checked ? "0" : "1");   // the player's choice
     });
   });
-  document.getElementById("confirm-no").addEventListener("click", function () { prefix = []; say(""); refresh(); });
+  document.getElementById("confirm-no").addEventListener("click", cancel);
   window.addEventListener("resize", fitBar);
   refresh();
 })();

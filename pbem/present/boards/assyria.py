@@ -291,21 +291,51 @@ class AssyriaPresenter(Presenter):
 
     @staticmethod
     def disc(seat: int, view: dict, label: str = "") -> Markup:
-        """A seat's disc in its colour (a call, not a macro: a page shows dozens)."""
+        """A seat's disc in its colour (a call, not a macro: a page shows dozens), read out
+        by its colour's name."""
         colour = view["colours"][seat]
         name = words()["colour"].get(colour, colour)
-        return Markup(f'<span class="disc disc-{escape(colour)}" title="{escape(name)}">'
-                      f'{escape(label)}</span>')
+        return Markup(f'<span class="disc disc-{escape(colour)}" title="{escape(name)}" '
+                      f'role="img" aria-label="{escape(name)}">{escape(label)}</span>')
 
     @staticmethod
-    def hexes(lay: dict) -> Markup:
+    def does(choices) -> dict[str, str]:
+        """The hexes that are a whole move by themselves, with that move's words."""
+        if not choices:
+            return {}
+        return {token: group[0].label for token, group in choices.groups.items()
+                if token.startswith("hex:") and len(group) == 1 and len(group[0].taps) == 1}
+
+    def then_label(self, token: str, view: dict) -> str | None:
+        """What tapping a card does once the hungry hut `token` is picked, `%s` for the card."""
+        if not token.startswith("hex:"):
+            return None
+        at = [int(n) for n in token[4:].split(",")]
+        return _("Feed the hut on %(where)s with %(card)s", where=where(view, at), card="%s")
+
+    @staticmethod
+    def well_name(view: dict, site: int) -> str:
+        """"The well site between 1,0, 2,0 and 1,1"."""
+        hexes = [f"{q},{r}" for q, r in view["well_sites"][site]]
+        return _("The well site between %(hexes)s", hexes=", ".join(hexes))
+
+    def hexes(self, lay: dict, view: dict | None = None, choices=None) -> Markup:
         """The map's hexes with their food, huts and ziggurats, each a tap target: built here,
-        as a template loop over ~70 hexes was most of the time of drawing the page."""
+        as a template loop over ~70 hexes was most of the time of drawing the page. Each is
+        named by its hex ("3,4: barley, between the rivers"); a hex that is a move by itself
+        also says that move (`data-does`), and a hungry hut what feeding it does (`data-then`)."""
         out = []
+        does = self.does(choices)
         for h in lay["hexes"]:
             x, y, hut, zig = h["x"], h["y"], h["hut"], h["zig"]
             hungry = " hungry" if hut and hut["hungry"] else ""
-            out.append(f'<g class="hex{hungry}" data-tap="{h["token"]}">\n'
+            said = ""
+            if h["token"] in does:
+                said = f' data-does="{escape(does[h["token"]])}"'
+            elif hungry and view is not None:
+                said = f' data-then="{escape(self.then_label(h["token"], view) or "")}"'
+            out.append(f'<g class="hex{hungry}" data-tap="{h["token"]}" role="img" '
+                       f'aria-label="{escape(h["title"])}"{said}>\n'
                        f'<title>{escape(h["title"])}</title>\n'
                        f'<polygon class="cell" points="{h["points"]}" '
                        f'fill="{REGION_FILL[h["region"]]}" stroke="#6b5a3a" stroke-width="1"/>')
@@ -330,6 +360,20 @@ class AssyriaPresenter(Presenter):
             out.append(f'<text class="asy-xy" x="{x}" y="{y + 18.6}">{h["q"]},{h["r"]}</text>\n'
                        f'</g>')
         return Markup("\n".join(out))
+
+    def board_lines(self, view: dict, names=None, seat=None) -> list[str]:
+        """The map in words, row by row (top to bottom, each row left to right), for the turn
+        mail's plain text: every hex with its food, region, hut or ziggurat; then the wells."""
+        rows: dict[int, list[dict]] = {}
+        for h in self.layout(view)["hexes"]:       # the map's rows: odd columns half a hex lower
+            rows.setdefault(h["r"] + (h["q"] - (h["q"] & 1)) // 2, []).append(h)
+        lines = [_("Row %(n)s", n=n) + " – " + "; ".join(h["title"] for h in
+                                                          sorted(rows[y], key=lambda h: h["x"]))
+                 for n, y in enumerate(sorted(rows), start=1)]
+        wells = [", ".join(f"{q},{r}" for q, r in view["well_sites"][i]) for i in view["wells"]]
+        if wells:
+            lines.append(_("Wells between: %(sites)s", sites=" · ".join(wells)))
+        return lines
 
     def start_hexes(self, view: dict, choices: list) -> set:
         return {c.taps[0] for c in choices if c.taps and c.taps[0].startswith("hex:")

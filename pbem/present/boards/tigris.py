@@ -161,12 +161,14 @@ def placing_label(action: dict, view: dict) -> str:
     return _(MOVE_LEADER[leader], old=old, new=square_label(action["at"]))
 
 
-@functools.lru_cache(maxsize=4)
-def ground_squares(terrain: tuple) -> tuple[dict, ...]:
-    """Every square as it is when empty — where it is, its name, its ground, its tap token —
-    built once per board: most squares of every page are empty. Read only."""
+@functools.lru_cache(maxsize=8)
+def ground_squares(terrain: tuple, river: str, land: str) -> tuple[dict, ...]:
+    """Every square as it is when empty — where it is, its name ("F7, river": what a screen
+    reader says), its ground, its tap token — built once per board and language: most squares
+    of every page are empty. Read only."""
     return tuple({"r": r, "c": c, "x": MARGIN + c * CELL, "y": MARGIN + r * CELL,
                   "label": square_label((r, c)), "title": square_label((r, c)),
+                  "name": f"{square_label((r, c))}, {river if ground == '~' else land}",
                   "river": ground == "~", "framed": ground == "C",
                   "tile": None, "leader": None, "treasure": None, "catastrophe": False,
                   "unification": False, "fighting": False, "token": sq((r, c)), "mine": False}
@@ -192,6 +194,7 @@ class TigrisPresenter(Presenter):
     fill, colors, dynasties, leader_order = FILL, COLORS, DYNASTIES, LEADER_ORDER
     leader_colors = LEADER_COLORS
     colour_name = staticmethod(colour_name)
+    tiles_of = staticmethod(tiles_of)
     kind_name = staticmethod(kind_name)
     leader_name = staticmethod(leader_name)
     dynasty_name = staticmethod(dynasty_name)
@@ -278,6 +281,27 @@ class TigrisPresenter(Presenter):
             return _("Swap tiles")
         return None
 
+    def then_label(self, token: str, view: dict) -> str | None:
+        """What tapping a place does once `token` is picked, with `%s` for the place's name
+        ("Place a temple on %s"): the turn script names each highlighted place with it, so a
+        screen reader says "Place a temple on F7, river"."""
+        kind, _sep, what = token.partition(":")
+        place = "%s"
+        if kind == "hand" and what in PLACE_TILE:
+            return _(PLACE_TILE[what], square=place)
+        if kind == "leader" and what in PLACE_LEADER:
+            old = next((ld["square"] for ld in view.get("leaders", [])
+                        if ld["seat"] == view.get("seat") and ld["leader"] == what), None)
+            if old is None:
+                return _(PLACE_LEADER[what], square=place)
+            return _(MOVE_LEADER[what], old=old, new=place)
+        if token == "catastrophe":
+            return _("Place a catastrophe on %(square)s", square=place)
+        if kind == "monument":
+            return _("Build the %(monument)s monument with its top-left square on %(square)s",
+                     monument=monument_name(what), square=place)
+        return None
+
     # -- helpers for the templates -----------------------------------------------------------
 
     @staticmethod
@@ -288,7 +312,7 @@ class TigrisPresenter(Presenter):
     def squares(self, view: dict, seat, names=None) -> list[dict]:
         """One entry per square: where it is, what is on it, and what tapping it means. An
         empty square's entry is the same on every page (`ground`); the rest are built here."""
-        ground = ground_squares(tuple(view["terrain"]))
+        ground = ground_squares(tuple(view["terrain"]), _("river"), _("land"))
         kinds = {c: kind_name(c) for c in COLORS}
         leader_names = {n: leader_name(n) for n in LEADER_ORDER}
         dynasty_names = {d: dynasty_name(d) for d in DYNASTIES}
@@ -327,6 +351,7 @@ class TigrisPresenter(Presenter):
                               f"({dynasty_names[leader['dynasty']]})")
             out[at[0] * COLS + at[1]] = {
                 **base, "title": f"{base['label']}: {', '.join(titles)}",
+                "name": f"{base['name']}: {', '.join(titles)}",
                 "tile": tile, "leader": leader, "treasure": treasures.get(at),
                 "catastrophe": at in catastrophes, "unification": at == unification,
                 "fighting": at in fighting,
@@ -338,16 +363,20 @@ class TigrisPresenter(Presenter):
         """The river's squares as one SVG path."""
         return river_path(tuple(squares[i]["river"] for i in range(len(squares))))
 
-    @staticmethod
-    def targets(squares: list[dict]) -> Markup:
+    def targets(self, squares: list[dict], view: dict | None = None) -> Markup:
         """The tap target of every square, built here rather than in the template: 176 of
-        them are the board's largest part, and a template loop costs ten times as much."""
+        them are the board's largest part, and a template loop costs ten times as much. Each
+        is named by its square ("F7, river"); the seat's own leader also says what picking it
+        does next (`data-then`)."""
         out = []
         for s in squares:
-            own = ' class="tg-own"' if s["mine"] else ""
+            own = ""
+            if s["mine"]:
+                then = self.then_label(s["token"], view or {}) or ""
+                own = f' class="tg-own" data-then="{escape(then)}"'
             title = f"<title>{escape(s['title'])}</title>" if s["title"] != s["label"] else ""
             out.append(f'<use href="#tg-target" x="{s["x"]}" y="{s["y"]}"{own} '
-                       f'data-tap="{s["token"]}">{title}</use>')
+                       f'data-tap="{s["token"]}" role="img" aria-label="{escape(s["name"])}">{title}</use>')
         return Markup("\n".join(out))
 
     @staticmethod
@@ -401,6 +430,25 @@ class TigrisPresenter(Presenter):
                 out.append(f'<use href="#tg-{escape(leader["dynasty"])}" x="{x + 9}" y="{y + 9}" '
                            f'width="22" height="22"/>')
         return Markup("\n".join(out))
+
+    def board_lines(self, view: dict, names=None, seat=None) -> list[str]:
+        """The board in words, row by row, for the turn mail's plain text: each row's river
+        squares, then what stands on it ("Row 3 – river: D3, E3; C3: temple; G3: Ann: king
+        (bow)"); then the monuments built."""
+        squares = self.squares(view, seat, names)
+        lines = []
+        for r in range(ROWS):
+            row = squares[r * COLS:(r + 1) * COLS]
+            river = ", ".join(s["label"] for s in row if s["river"])
+            things = "; ".join(s["title"] for s in row if s["title"] != s["label"])
+            parts = [_("river: %(squares)s", squares=river)] if river else []
+            parts.append(things or _("nothing on it"))
+            lines.append(_("Row %(n)s", n=r + 1) + " – " + "; ".join(parts))
+        for m in self.monuments(view):
+            at = ((m["y"] - MARGIN) // CELL, (m["x"] - MARGIN) // CELL)
+            lines.append(_("Monument %(monument)s on %(first)s–%(last)s", monument=m["label"],
+                           first=square_label(at), last=square_label((at[0] + 1, at[1] + 1))))
+        return lines
 
     def monuments(self, view: dict) -> list[dict]:
         """Built monuments with their place on the board (top-left square)."""

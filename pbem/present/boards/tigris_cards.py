@@ -206,6 +206,24 @@ class TigrisCardsPresenter(Presenter):
         return _("Move your %(leader)s from %(old)s to %(new)s", leader=name, old=where(old),
                  new=where(pos))
 
+    def then_label(self, token: str, view: dict) -> str | None:
+        """What tapping a place does once `token` is picked, with `%s` for the place's name
+        ("Place a red card at %s"): the turn script names each highlighted place with it."""
+        kind, _sep, what = token.partition(":")
+        place = "%s"
+        if kind == "hand":
+            return _("Place a %(colour)s card: %(place)s", colour=colour_name(what), place=place)
+        if kind == "leader":
+            old = leader_at(view, view.get("seat"), what)
+            if old is None:
+                return _("Place your %(leader)s on %(where)s", leader=leader_name(what),
+                         where=place)
+            return _("Move your %(leader)s from %(old)s to %(new)s", leader=leader_name(what),
+                     old=where(old), new=place)
+        if token == "catastrophe":
+            return _("Play the catastrophe on %(where)s", where=place)
+        return None
+
     def last_moves(self, actions: list[dict], view: dict) -> set[str]:
         """The places of the cards, leaders and catastrophes others played: a card put at the
         end of a column is one of its last cards (as many as were put there)."""
@@ -221,6 +239,36 @@ class TigrisCardsPresenter(Presenter):
                 rows = len(view["columns"][c])
                 marks.update(f"slot:{c}-{r}" for r in range(max(1, rows - n), rows))
         return marks
+
+    def board_lines(self, view: dict, names=None, seat=None) -> list[str]:
+        """The table in words, for the turn mail's plain text: each column top-down (its
+        treasure* first, leaders on their cards), the connecting cards between columns, the
+        ships, and each victory pile."""
+        words = self.words
+
+        def card(slot: dict) -> str:
+            if "ship" in slot:
+                text = words.ship(slot["ship"])
+            else:
+                text = face_word(slot.get("card"))
+                if slot.get("face_down") and slot.get("card") is not None:
+                    text += f" ({_('face down')})"
+            if slot.get("leader"):
+                owner, colour = slot["leader"]
+                text += f" ({words.player(names, owner)}: {words.leader(colour)})"
+            return text
+
+        lines = []
+        for c, column in enumerate(view["columns"]):
+            lines.append(_("Column %(n)s", n=c + 1) + ": " + ", ".join(card(s) for s in column))
+            gap = view["gaps"][c] if c < len(view["gaps"]) else None
+            if gap is not None:
+                lines.append(_("Between columns %(a)s and %(b)s", a=c + 1, b=c + 2) + ": "
+                             + card(gap))
+        for s, pile in enumerate(view["piles"]):
+            lines.append(f"{words.player(names, s)}: "
+                         + _("%(n)s cards in the victory pile", n=pile["size"]))
+        return lines
 
     # ---- helpers for the templates -------------------------------------------------------------
     def dynasty(self, seat) -> str:
@@ -244,12 +292,14 @@ class TigrisCardsPresenter(Presenter):
                 cells.append(cell)
             if len(column) - 1 < COLUMN_LIMIT:
                 ends.append({"x": x, "y": top + len(column) * PITCH, "token": f"col:{c}",
-                             "column": c})
+                             "column": c, "name": _("the end of column %(n)s", n=c + 1)})
         gap_cells, empty_gaps = [], []
         for g, slot in enumerate(gaps):
             x = PAD + g * PITCH + PITCH // 2
             if slot is None:
-                empty_gaps.append({"x": x, "y": PAD, "token": f"gap:{g}", "gap": g})
+                empty_gaps.append({"x": x, "y": PAD, "token": f"gap:{g}", "gap": g,
+                                   "name": _("the gap between columns %(a)s and %(b)s",
+                                             a=g + 1, b=g + 2)})
             else:
                 gap_cells.append(self._cell(slot, x, PAD, {"gap": g}, seat, leaders))
         self._mark_conflict(view.get("conflict"), leaders)
@@ -278,12 +328,14 @@ class TigrisCardsPresenter(Presenter):
             if cell["face_down"]:
                 words.append(f" – {_('face down')}")
             cell.update(kind="card" if face is not None else "back", face=face,
-                        title="".join(words))
+                        title="".join(words), name=f"{where(at)}: {''.join(words)}")
         if "leader" in slot:
             owner, colour = slot["leader"]
             leaders.append({"x": x + CARD // 2, "y": y + CARD // 2, "seat": owner,
                             "colour": colour, "dynasty": dynasty(owner), "at": at,
-                            "token": f"leader:{colour}" if owner == seat else None})
+                            "token": f"leader:{colour}" if owner == seat else None,
+                            "name": _("Your %(leader)s on %(where)s", leader=leader_name(colour),
+                                      where=where(at))})
         return cell
 
     @staticmethod
