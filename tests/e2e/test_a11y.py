@@ -9,8 +9,8 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from pbem import store
-from pbem.models import Game
+from pbem.log import store
+from pbem.db.models import Game
 
 TURN = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
 HOST = re.compile(r"http://127\.0\.0\.1:\d+/host/[A-Za-z0-9_.\-]+")

@@ -156,8 +156,8 @@ def test_a_tigris_square_says_where_it_is_and_its_ground(app):
 
 @pytest.mark.parametrize("rules_name", GAMES)
 def test_the_turn_mail_spells_the_board_out_row_by_row(app, rules_name):
-    from pbem import store
-    from pbem.models import Outbox, db
+    from pbem.log import store
+    from pbem.db.models import Outbox, db
     with app.app_context():
         db.connect(reuse_if_open=True)
         people = [{"name": "Anna", "email": f"{rules_name}-anna@example.org", "language": "hu"},
