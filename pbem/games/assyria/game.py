@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.games.base import IllegalAction, _, check_options, copy_json, ngettext
 
 from . import engine as R
+from .determinize import determinize
 from .board import board, coords, key
 
 PHASE_ACTIONS = {
@@ -127,6 +128,7 @@ class Assyria:
             "expansion_deck": len(state["expansion_deck"]),
             "expansion_discards": list(state["expansion_discards"]),
             "food_deck": len(state["food_deck"]), "discards": len(state["discards"]),
+            "discard_pile": sorted(R.kind(c) for c in state["discards"]),  # all played openly
             "columns": [[R.kind(c) for c in col] for col in state["columns"]],
             "column_of": list(state["column_of"]), "leftover": state["leftover"],
             "draft": sorted(R.kind(c) for c in state["draft"]),
@@ -267,6 +269,14 @@ class Assyria:
             return _("{p} ended their actions; the flood ends reign {reign}.").replace(
                 "{reign}", "I" * state["reign"])
         return _("{p} ended their actions; the third flood ends the game.")
+
+    def determinize(self, view: dict, seat: int | None, rng) -> dict:
+        """A full state whose `view(state, seat)` is `view`, from the view alone: only the
+        order of the food and expansion decks and the reshuffle seed are drawn from `rng`
+        (see determinize.py for what is inferred)."""
+        if view.get("seat") != seat:
+            raise ValueError(f"that view is seat {view.get('seat')!r}'s, not seat {seat!r}'s")
+        return determinize(view, rng)
 
     # ------------------------------------------------------------ storage
     def dump(self, state) -> dict:
