@@ -961,6 +961,22 @@ class TigrisRules:
         from .view import view
         return view(self, state, seat)
 
+    def determinize(self, view: dict, seat: int, rng: random.Random) -> dict:
+        """A full state whose `view(state, seat)` is `view`, built from the view alone.
+
+        Inferred: everything the view shows (the board, the monuments and the colour under
+        each, the declined squares, the tile placed in the action under way, whose turn, the
+        decision or conflict waiting and so the steps left), the seat's own hand, points,
+        treasures and standing answers, every hand's size, and who committed tiles this turn
+        (a player not on turn holding fewer than 6). Drawn at random from the tiles not seen
+        (each colour's total less the board, the seat's hand and the tiles just committed in
+        the conflict under way): the other hands, the bag's order and content, the colours of
+        the tiles out of the game; the others' treasures are dealt among them at random.
+        Assumed: hidden points equal the seat's own, others' standing answers are "ask me",
+        a drawn seed. See determinize.py."""
+        from .determinize import determinize
+        return determinize(view, seat, rng, {decision: "ask" for decision in STANDING})
+
     def describe(self, state: dict, seat: int, action: dict) -> str:
         from .describe import describe
         return describe(self, state, seat, action)

@@ -33,6 +33,13 @@ def view(rules, state: dict, seat: int | None) -> dict:
         "monuments": {name: (to_rc(at) if at is not None else None)
                       for name, at in state["monuments"].items()},
         "unification": to_rc(state["unification"]) if state["unification"] is not None else None,
+        # public facts a careful player keeps in mind (and `determinize` needs): the squares
+        # whose monument was declined, the tile placed in the action under way, and the
+        # colour of the four tiles that turned face down under each monument
+        "declined": [to_rc(i) for i in state["declined"]],
+        "placed": to_rc(state["turn"]["placed"]) if state["turn"]["placed"] is not None else None,
+        "monument_tiles": {name: state["board"][at] for name, at in state["monuments"].items()
+                           if at is not None},
         "bag": len(state["bag"]),
         "out_of_game": sum(state["out"].values()),  # colours hidden: swapped tiles are secret
         "conflict": conflict(state),

@@ -1,0 +1,195 @@
+"""A full state made from one seat's view: what the seat sees, and a random draw of the rest.
+
+Inferred from the view (public, or the seat's own):
+- the board: tiles, catastrophes, leaders, treasures, monuments, the colour of the tiles under
+  each monument, the declined squares, the unification tile, the tile placed in the action under
+  way; whose turn it is, how many actions are done, the decision or conflict waiting (all of it
+  is in the view) and so the steps left of the action;
+- the seat's own hand, points, treasures and standing answers; each player's catastrophes,
+  hand size and (with open scoring, or at the end) points and treasures;
+- who committed tiles this turn: a player not on turn whose hand holds fewer than 6 tiles
+  (only committing empties a hand between one's own turns); committed tiles are refilled;
+- the tiles not seen: each colour's total, less the board (face-down tiles too), the seat's
+  hand and the tiles the attacker has just committed in the conflict under way.
+Drawn at random (from `rng`) among the tiles not seen: the other hands (their sizes kept), the
+order and content of the bag (its size kept), and the colours of the tiles out of the game
+(their number kept; swapped tiles leave face down, and the state does not tell the ones laid
+face up in earlier conflicts from them). The treasures taken by the others (those not on the
+board nor the seat's own) are dealt among them at random.
+Not known and not drawn: the others' hidden points are taken to be the seat's own (the most even
+guess), their standing answers are "ask me", and the seed is drawn (it is spent at setup).
+"""
+from __future__ import annotations
+
+import random
+
+from pbem.games.base import _
+
+from .board import (CATASTROPHE, COLORS, EMPTY, HAND_SIZE, LEADER_COLORS, SQUARES,
+                    TILE_COUNTS, TREASURES_TOTAL, block_squares, from_rc)
+
+# What is left of an action while each kind of decision waits (none: between actions).
+STEPS_WHILE = {None: [], "revolt": ["treasures", "end_action"],
+               "war": ["wars", "monument", "treasures", "end_action"],
+               "war_order": ["wars", "monument", "treasures", "end_action"],
+               "monument": ["monument", "treasures", "end_action"],
+               "treasure": ["treasures", "end_action"]}
+END_REASONS = ("the bag could not refill a hand during a swap",
+               "the bag could not refill every hand to 6",
+               "only 2 or fewer treasures remain on the board")
+
+
+def square(rc) -> int | None:
+    return None if rc is None else from_rc(rc)
+
+
+def determinize(view: dict, seat: int, rng: random.Random, standing: dict) -> dict:
+    """A state whose view for `seat` is `view`; `standing`: the default standing answers."""
+    players = len(view["players"])
+    board = board_of(view)
+    hands = [dict(view["hands"][s]) for s in range(players)] if view["over"] else [
+        dict(view["hand"]) if s == seat else None for s in range(players)]
+    pending = pending_of(view["conflict"])
+    known_out = {color: 0 for color in COLORS}
+    if pending is not None and pending["kind"] in ("revolt", "war") and pending["committed"][0]:
+        known_out[pending_color(pending)] += pending["committed"][0]
+    bag, out = deal_unseen(view, seat, rng, board, hands, known_out)
+    state = {
+        "players": players,
+        "seed": view["seed"] if view["over"] else rng.getrandbits(32),
+        "options": dict(view["options"]),
+        "board": board,
+        "treasures": [from_rc(t["at"]) for t in view["treasures"]],
+        "monuments": {name: square(rc) for name, rc in view["monuments"].items()},
+        "declined": sorted(from_rc(rc) for rc in view["declined"]),
+        "unification": square(view["unification"]),
+        "leaders": leaders_of(view, players),
+        "catastrophes": [p["catastrophes"] for p in view["players"]],
+        "hands": hands,
+        "bag": bag,
+        "out": out,
+        "points": points_of(view, seat),
+        "treasures_taken": treasures_of(view, seat, rng),
+        "turn": {"active": view["active"], "actions_done": view["actions_done"],
+                 "placed": square(view["placed"]), "committers": committers(view)},
+        "steps": [] if view["over"] else list(STEPS_WHILE[pending and pending["kind"]]),
+        "pending": pending,
+        "over": view["over"],
+        "end_reason": end_reason(view),
+    }
+    if "standing" in view:              # a version 2 game: the players' standing answers
+        state["version"] = 2
+        state["standing"] = [dict(view["standing"]) if s == seat else dict(standing)
+                             for s in range(players)]
+    return state
+
+
+def board_of(view: dict) -> list[str]:
+    board = [EMPTY] * SQUARES
+    for tile in view["tiles"]:
+        board[from_rc(tile["at"])] = tile["color"]
+    for name, colour in view["monument_tiles"].items():
+        for i in block_squares(from_rc(view["monuments"][name])):
+            board[i] = colour
+    for rc in view["catastrophes"]:
+        board[from_rc(rc)] = CATASTROPHE
+    if any(cell is None for cell in board):
+        raise ValueError("a face-down tile without a monument over it")
+    return board
+
+
+def leaders_of(view: dict, players: int) -> list[dict]:
+    leaders = [{color: None for color in COLORS} for _ in range(players)]
+    for leader in view["leaders"]:
+        leaders[leader["seat"]][leader["color"]] = from_rc(leader["at"])
+    return leaders
+
+
+def pending_of(conflict: dict | None) -> dict | None:
+    """The decision waiting, as the rules keep it (the view shows all of it)."""
+    if conflict is None:
+        return None
+    kind = conflict["kind"]
+    if kind in ("revolt", "war"):
+        return {"kind": kind, "color": conflict["color"], "attacker": conflict["attacker"],
+                "defender": conflict["defender"],
+                "squares": [from_rc(rc) for rc in conflict["squares"]],
+                "strength": list(conflict["strength"]), "committed": list(conflict["committed"])}
+    if kind == "war_order":
+        return {"kind": kind, "seat": conflict["seat"],
+                "colors": [LEADER_COLORS[name] for name in conflict["wars"]]}
+    if kind == "treasure":
+        return {"kind": kind, "seat": conflict["seat"],
+                "treasures": [from_rc(rc) for rc in conflict["treasures"]]}
+    return {"kind": kind, "seat": conflict["seat"]}
+
+
+def pending_color(pending: dict) -> str:
+    return "red" if pending["kind"] == "revolt" else pending["color"]
+
+
+def deal_unseen(view: dict, seat: int, rng: random.Random, board: list[str],
+                hands: list[dict | None], known_out: dict) -> tuple[list[str], dict]:
+    """Fill the hands not seen and return (bag, tiles out of the game by colour): the tiles
+    not seen, shuffled, dealt to the other hands, then the bag, then out of the game."""
+    unseen = dict(TILE_COUNTS)
+    for cell in board:
+        if cell in unseen:
+            unseen[cell] -= 1
+    for hand in hands:
+        for color in COLORS:
+            unseen[color] -= hand[color] if hand is not None else 0
+    bag = list(view["bag_tiles"]) if view["over"] else None
+    for color in COLORS:
+        unseen[color] -= known_out[color] + (bag.count(color) if bag is not None else 0)
+    pool = [color for color in COLORS for _ in range(unseen[color])]
+    if min(unseen.values()) < 0:
+        raise ValueError("the view shows more tiles of a colour than the game has")
+    rng.shuffle(pool)
+    for s, hand in enumerate(hands):
+        if hand is None:
+            size = view["players"][s]["hand_size"]
+            hands[s] = {color: pool[:size].count(color) for color in COLORS}
+            del pool[:size]
+    if bag is None:
+        bag, pool = pool[:view["bag"]], pool[view["bag"]:]
+    if len(bag) != view["bag"] or len(pool) + sum(known_out.values()) != view["out_of_game"]:
+        raise ValueError("the view's tile counts do not add up")
+    return bag, {color: known_out[color] + pool.count(color) for color in COLORS}
+
+
+def points_of(view: dict, seat: int) -> list[dict]:
+    """Points shown (the seat's own; everybody's with open scoring or at the end); the others'
+    hidden points taken to be the seat's own."""
+    return [dict(p["points"]) if "points" in p else dict(view["points"])
+            for p in view["players"]]
+
+
+def treasures_of(view: dict, seat: int, rng: random.Random) -> list[int]:
+    """Treasures taken: those shown; the rest of the ones off the board dealt at random among
+    the players whose count is hidden."""
+    taken = [p.get("treasures_taken") for p in view["players"]]
+    taken[seat] = view["treasures_taken"]
+    hidden = [s for s, n in enumerate(taken) if n is None]
+    left = TREASURES_TOTAL - len(view["treasures"]) - sum(n for n in taken if n is not None)
+    for s in hidden:
+        taken[s] = 0
+    for _treasure in range(left if hidden else 0):
+        taken[rng.choice(hidden)] += 1
+    return taken
+
+
+def committers(view: dict) -> list[int]:
+    """Players who committed tiles this turn: those not on turn with fewer than 6 tiles,
+    clockwise from the active player."""
+    players, active = len(view["players"]), view["active"]
+    order = [(active + k) % players for k in range(1, players)]
+    return [s for s in order if view["players"][s]["hand_size"] < HAND_SIZE]
+
+
+def end_reason(view: dict) -> str | None:
+    """The end's reason as the rules keep it (the view shows it in the reader's language)."""
+    shown = view.get("end_reason")
+    if shown is None:
+        return None
+    return next((reason for reason in END_REASONS if _(reason) == shown), shown)
