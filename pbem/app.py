@@ -20,6 +20,7 @@ def create_app(config: dict | None = None) -> Flask:
     settings = settings_module.from_environment()
     settings.update(config or {})
     app = Flask(__name__, template_folder=str(package.folder("templates")))
+    _game_files(app)
     app.config.update(settings)
     _require_secret_key(app)
     redact_flask_logs(app)
@@ -37,6 +38,28 @@ def create_app(config: dict | None = None) -> Flask:
     from .ops.cli import register_commands
     register_commands(app)
     return app
+
+
+def _game_files(app: Flask) -> None:
+    """The files a game keeps beside its module (pbem.games.FOLDERS), for a game installed as
+    a distribution of its own: `templates/x.html` is the template "games/<name>/x.html",
+    `static/x.css` is served at /static/games/<name>/x.css. (The built-in games keep theirs
+    in pbem's templates/games/<name>/ and static/games/.)"""
+    from flask import Blueprint
+    from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
+
+    from .games import FOLDERS
+    templates = {}
+    for name, folder in FOLDERS.items():
+        if (folder / "templates").is_dir():
+            templates[name] = FileSystemLoader(folder / "templates")
+        if (folder / "static").is_dir():
+            app.register_blueprint(Blueprint(f"game_{name}", __name__,
+                                             static_folder=str(folder / "static"),
+                                             static_url_path=f"/static/games/{name}"))
+    if templates:
+        app.jinja_loader = ChoiceLoader([app.jinja_loader,
+                                         PrefixLoader({"games": PrefixLoader(templates)})])
 
 
 def is_development(app: Flask) -> bool:

@@ -22,8 +22,12 @@ State = Any  # each game chooses its own state type; dump/load make it JSON
 
 LANGUAGES = ("en", "hu")
 PACKAGE = Path(__file__).resolve().parent.parent
-GAME_PACKAGES = ("tigris", "tigris_cards", "assyria")
-TRANSLATION_DIRECTORIES = ["translations"] + [f"games/{g}/translations" for g in GAME_PACKAGES]
+# The games that come with pbem: every package in pbem/games/. `pbem.games` registers them, and
+# the games of installed distributions, in RULES; each registered game's translations/ folder
+# joins TRANSLATION_DIRECTORIES (pbem's own first: it wins).
+GAME_PACKAGES = tuple(sorted(folder.name for folder in (PACKAGE / "games").iterdir()
+                             if (folder / "__init__.py").is_file()))
+TRANSLATION_DIRECTORIES = [str(PACKAGE / "translations")]
 _language: ContextVar[str] = ContextVar("pbem_language", default="en")
 
 
@@ -39,6 +43,16 @@ def _catalogue(language: str) -> gettext.NullTranslations:
 
 
 _TRANSLATED: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
+
+
+def add_translations(folder: Path) -> None:
+    """Merge a game's catalogues (`folder`/<language>/LC_MESSAGES/messages.mo) into the
+    engines' and pages' ones, after those already there: an earlier folder wins."""
+    if folder.is_dir() and str(folder) not in TRANSLATION_DIRECTORIES:
+        TRANSLATION_DIRECTORIES.append(str(folder))
+        _catalogue.cache_clear()
+        for known in _TRANSLATED.values():
+            known.clear()
 
 
 def _(message: str) -> str:
@@ -139,6 +153,32 @@ class Rules(Protocol):
         when it follows from public information or from the seat's own standing answer.
         Optional: for an engine without it, every single option is forced (`is_forced`)."""
         return True
+
+
+# What a game must have for the server to play it: the members of `Rules` that are not marked
+# optional (forced, oldest_version, determinize, undoable are).
+REQUIRED_MEMBERS = ("name", "title", "version", "min_players", "max_players", "options",
+                    "setup", "to_act", "legal_actions", "apply", "view", "result", "describe",
+                    "dump", "load", "default_action")
+
+
+def why_not_rules(rules) -> str | None:
+    """What keeps `rules` from being a game the server can host, in words; None if nothing."""
+    missing = [member for member in REQUIRED_MEMBERS if not hasattr(rules, member)]
+    if missing:
+        return f"{rules!r} lacks {', '.join(missing)} of the Rules protocol"
+    if not (isinstance(rules.name, str) and rules.name.isidentifier()
+            and rules.name == rules.name.lower()):
+        return f"its name {rules.name!r} is not a lower-case identifier such as 'tigris'"
+    if not isinstance(rules.title, str) or not rules.title:
+        return f"its title {rules.title!r} is not a text"
+    if not (isinstance(rules.min_players, int) and isinstance(rules.max_players, int)
+            and 1 <= rules.min_players <= rules.max_players):
+        return f"min_players {rules.min_players!r} and max_players {rules.max_players!r} " \
+               "are not a range of player counts"
+    if not isinstance(rules.options, dict) or not isinstance(rules.version, int):
+        return "its options are not a dict, or its version not an int"
+    return None
 
 
 def default_move(rules: Rules, state: State, seat: int) -> dict | None:

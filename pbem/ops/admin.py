@@ -175,7 +175,18 @@ def check(environ) -> list[Finding]:
     found += [secret_finding(settings["SECRET_KEY"]), base_url_finding(settings["BASE_URL"])]
     found += database_findings(settings)
     found += [smtp_finding(settings), signup_finding(settings)]
-    return found
+    return found + games_findings()
+
+
+def games_findings() -> list[Finding]:
+    """The games pbem hosts, and each installed game or presenter that failed to load."""
+    from .. import present
+    from ..games import LEFT_OUT, RULES
+    for name in RULES:
+        present.presenter_for(name)         # loads a plugin's presenter, noting a failure
+    return ([Finding("ok", f"games: {', '.join(sorted(RULES))}")]
+            + [Finding("problem", why) for why in LEFT_OUT.values()]
+            + [Finding("problem", why) for why in present.LEFT_OUT.values()])
 
 
 def send_test_mail(settings: dict, address: str) -> None:

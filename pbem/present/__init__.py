@@ -10,8 +10,11 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import logging
+from importlib.metadata import entry_points
 
-from ..games.base import _, _catalogue, current_language
+from ..games import RULES
+from ..games.base import GAME_PACKAGES, _, _catalogue, current_language
 
 
 def gettext(message: str, **variables) -> str:
@@ -72,23 +75,50 @@ class Presenter:
 
 
 GENERIC = Presenter()
-_BOARDS = ("tigris", "tigris_cards", "assyria")
+PRESENTER_GROUP = "pbem.presenters"     # a plugin game's presenter: tinygame = "pkg.mod:presenter"
+LEFT_OUT: dict[str, str] = {}           # game name -> why its presenter was not used
 _cache: dict[str, Presenter] = {}
+log = logging.getLogger(__name__)
 
 
 def presenter_for(rules_name: str) -> Presenter:
-    """The game's presenter (`pbem.present.boards.<name>.presenter`), else the generic one."""
+    """The game's presenter: a built-in game's `pbem.present.boards.<name>.presenter`, another
+    game's the one its distribution names in the entry point group `pbem.presenters`, else
+    (also when that one fails to load: a warning says why) the generic one."""
     if rules_name not in _cache:
-        presenter = GENERIC
-        if rules_name in _BOARDS:
-            try:
-                module = importlib.import_module(f"pbem.present.boards.{rules_name}")
-                presenter = module.presenter
-            except ModuleNotFoundError as exc:
-                if exc.name != f"pbem.present.boards.{rules_name}":
-                    raise
-        _cache[rules_name] = presenter
+        _cache[rules_name] = _find_presenter(rules_name)
     return _cache[rules_name]
+
+
+def _find_presenter(rules_name: str) -> Presenter:
+    if rules_name not in RULES:
+        return GENERIC
+    if rules_name in GAME_PACKAGES:
+        try:
+            return importlib.import_module(f"pbem.present.boards.{rules_name}").presenter
+        except ModuleNotFoundError as exc:
+            if exc.name != f"pbem.present.boards.{rules_name}":
+                raise
+        return GENERIC
+    points = [p for p in entry_points(group=PRESENTER_GROUP) if p.name == rules_name]
+    return _plugin_presenter(points[0]) if points else GENERIC
+
+
+def _plugin_presenter(point) -> Presenter:
+    try:
+        presenter = point.load()
+        if isinstance(presenter, type):
+            presenter = presenter()
+        missing = [m for m in vars(Presenter) if not m.startswith("_") and not hasattr(presenter, m)]
+        if missing:
+            raise TypeError(f"{presenter!r} lacks {', '.join(missing)} of pbem.present.Presenter")
+    except Exception as exc:        # a plugin's import may raise anything; the page goes on
+        LEFT_OUT[point.name] = why = (f"the presenter of {point.name!r} (entry point "
+                                      f"'{point.name} = {point.value}') is left out, the generic "
+                                      f"one draws the game: {type(exc).__name__}: {exc}")
+        log.warning("pbem: %s", why)
+        return GENERIC
+    return presenter
 
 
 def action_key(action: dict) -> str:

@@ -13,7 +13,7 @@ HIDDEN_KEYS = ("ranking", "scores", "tiebreak", "end", "end_reason")
 CHART_WIDTH, LABEL_WIDTH, ROW, BAR = 320, 92, 15, 12
 
 
-def label(key: str) -> str:
+def label(key) -> str:
     """A result field or colour in the page's language."""
     labels = {
         "points": _("Points by colour"), "colours": _("Colours (treasures added)"),
@@ -23,7 +23,8 @@ def label(key: str) -> str:
         "red": _("red"), "blue": _("blue"), "green": _("green"), "black": _("black"),
         "treasure": _("treasure"),
     }
-    return labels.get(key, key.replace("_", " "))
+    # any other game's own words, from its catalogue when it ships one ("gold_coins": "gold coins")
+    return labels.get(key) or _(str(key).replace("_", " "))
 
 
 def _text(value) -> str:
@@ -48,8 +49,7 @@ def summary(result: dict | None, names: list[str]) -> dict | None:
     "chart": {...}} for a finished game's result; None while the game runs."""
     if not result:
         return None
-    rank_of = {seat: place + 1 for place, tie in enumerate(result.get("ranking", []))
-               for seat in tie}
+    rank_of = _places(result.get("ranking"))
     keys = [k for k in result if k not in HIDDEN_KEYS]
     rows = []
     for seat, name in enumerate(names):
@@ -61,6 +61,16 @@ def summary(result: dict | None, names: list[str]) -> dict | None:
     rows.sort(key=lambda r: (r["rank"] or 99, r["seat"]))
     top = max((b["value"] for r in rows for b in r["bars"]), default=0)
     return {"rows": rows, "chart": _chart(rows), "top": top}
+
+
+def _places(ranking) -> dict[int, int]:
+    """Each seat's place, 1 the best, from a ranking [[seat, ...], ...] (a tie shares one)."""
+    places: dict[int, int] = {}
+    for place, tie in enumerate(ranking if isinstance(ranking, (list, tuple)) else []):
+        for seat in tie if isinstance(tie, (list, tuple)) else [tie]:
+            if isinstance(seat, int):
+                places.setdefault(seat, place + 1)
+    return places
 
 
 def _bars(result: dict, seat: int) -> list[dict]:

@@ -7,10 +7,10 @@ from ..games import RULES
 
 
 def game_name(rules_name: str, default: str = "") -> str:
-    """A game's name in the page's language."""
-    names = {"tigris": _("Tigris & Euphrates"), "tigris_cards": _("Euphrat & Tigris: the card game"),
-             "assyria": _("Assyria")}
-    return names.get(rules_name, default or rules_name)
+    """A game's name in the page's language: its engine's `title`, through the catalogues
+    (pbem's own and the game's translations/)."""
+    rules = RULES.get(rules_name)
+    return _(rules.title) if rules is not None else default or rules_name
 
 
 def title_of(game) -> str:
