@@ -10,7 +10,7 @@ leader is simply added (`Regions.joined`), instead of walking the board again.
 from __future__ import annotations
 
 from bisect import insort
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from itertools import chain
 
 from .board import (COLORS, COLS, EMPTY, NEIGHBOURS, RIVER, ROWS, SQUARES, TEMPLE,
@@ -45,11 +45,16 @@ def face_down_squares(state: dict) -> set[int]:
             for i in block_squares(top_left)}
 
 
-def position_key(state: dict) -> tuple:
-    """What a map depends on: the board, where each leader stands, where the monuments are."""
-    return (tuple(state["board"]), tuple([tuple(leaders.values())
-                                          for leaders in state["leaders"]]),
-            tuple(state["monuments"].values()))
+def snapshot(state: dict) -> tuple:
+    """What a map depends on, copied: the board, where each leader stands, the monuments."""
+    return (state["board"][:], [leaders.copy() for leaders in state["leaders"]],
+            state["monuments"].copy())
+
+
+def still(seen: tuple | None, state: dict) -> bool:
+    """Whether `state` still has the board, leaders and monuments of the snapshot `seen`."""
+    return (seen is not None and seen[0] == state["board"] and seen[1] == state["leaders"]
+            and seen[2] == state["monuments"])
 
 
 class Regions:
@@ -62,6 +67,7 @@ class Regions:
     """
 
     __slots__ = ("board", "leader_at", "label", "members", "leaders", "down", "key", "found")
+    # key: the snapshot of the position the map was kept for (see `still`)
 
     def __init__(self, state: dict, lifted: int | None = None, absent: int | None = None):
         board = self.board = state["board"]
@@ -176,26 +182,24 @@ class Regions:
 
     # --- where pieces may go (what legal_actions lists) ---------------------------------
 
-    def kingdoms_around(self) -> dict[int, set[int]]:
-        """Square -> the kingdoms orthogonally next to it (squares next to none are left out;
-        a kingdom's own squares are not next to it)."""
-        around = self.found.get("around")
-        if around is None:
-            around = self.found["around"] = {}
-            crowded = self.found["crowded"] = set()
+    def frontiers(self) -> dict[int, set[int]]:
+        """Kingdom -> the squares with no piece orthogonally next to it."""
+        frontiers = self.found.get("frontiers")
+        if frontiers is None:
             label, members = self.label, self.members
-            for rid, here in enumerate(self.leaders):
-                if here:
-                    for n in set(chain.from_iterable(map(NEIGHBOURS.__getitem__,
-                                                         members[rid]))):
-                        if label[n] == -1:
-                            if n in around:
-                                around[n].add(rid)
-                                if len(around[n]) == 3:
-                                    crowded.add(n)
-                            else:
-                                around[n] = {rid}
-        return around
+            frontiers = self.found["frontiers"] = {
+                rid: {n for n in chain.from_iterable(map(NEIGHBOURS.__getitem__, members[rid]))
+                      if label[n] == -1}
+                for rid, here in enumerate(self.leaders) if here}
+        return frontiers
+
+    def kingdoms_next_to_count(self) -> Counter:
+        """Square with no piece -> how many kingdoms stand orthogonally next to it."""
+        counts = self.found.get("counts")
+        if counts is None:
+            counts = self.found["counts"] = Counter(chain.from_iterable(
+                self.frontiers().values()))
+        return counts
 
     def free_squares(self) -> tuple[list[int], list[int]]:
         """(land, river) squares with no tile, catastrophe or leader, in board order."""
@@ -215,8 +219,7 @@ class Regions:
         if squares is None:
             land, river = self.free_squares()
             squares = river if key == "river" else land
-            self.kingdoms_around()
-            crowded = self.found["crowded"]
+            crowded = {i for i, n in self.kingdoms_next_to_count().items() if n > 2}
             if crowded:
                 squares = [i for i in squares if i not in crowded]
             self.found[key] = squares
@@ -240,36 +243,10 @@ class Regions:
         kingdoms."""
         squares = self.found.get("supply")
         if squares is None:
-            self.look_at_temple_sides()
-            squares = self.found["supply"]
+            counts = self.kingdoms_next_to_count()
+            squares = self.found["supply"] = [i for i in self.temple_sides()
+                                              if counts.get(i, 0) <= 1]
         return squares
-
-    def sides_by_kingdom(self) -> dict[int, list[int]]:
-        """Kingdom -> the squares of `temple_sides` next to it."""
-        sides = self.found.get("sides_by_kingdom")
-        if sides is None:
-            self.look_at_temple_sides()
-            sides = self.found["sides_by_kingdom"]
-        return sides
-
-    def look_at_temple_sides(self) -> None:
-        """For each square next to a temple: may a leader from the supply stand there, and
-        which kingdoms is it next to."""
-        around = self.kingdoms_around()
-        supply, sides = [], {}
-        for i in self.temple_sides():
-            kingdoms = around.get(i)
-            if kingdoms is None:
-                supply.append(i)
-                continue
-            if len(kingdoms) <= 1:
-                supply.append(i)
-            for rid in kingdoms:
-                if rid in sides:
-                    sides[rid].append(i)
-                else:
-                    sides[rid] = [i]
-        self.found["supply"], self.found["sides_by_kingdom"] = supply, sides
 
     def parts_without(self, at: int) -> list[list[int]]:
         """The pieces of the region of square `at` once the piece on `at` is lifted."""
@@ -337,18 +314,18 @@ class Regions:
         if squares is not None:
             return squares
         rid = self.label[at]
-        touching = self.sides_by_kingdom().get(rid)
+        frontier = self.frontiers()[rid]
+        touching = [i for i in self.temple_sides() if i in frontier]
         if not touching:
             squares = self.found[key] = self.leader_squares_from_supply()
             return squares
-        skip = set(touching)
-        squares = [i for i in self.leader_squares_from_supply() if i not in skip]
-        around, label = self.kingdoms_around(), self.label
+        squares = [i for i in self.leader_squares_from_supply() if i not in frontier]
+        counts, label = self.kingdoms_next_to_count(), self.label
         if len(self.leaders[rid]) == 1:         # lifted, it leaves no kingdom behind
-            squares += [i for i in touching if len(around[i]) <= 2]
+            squares += [i for i in touching if counts[i] <= 2]
         elif self.stays_whole(at):              # still one kingdom, without `at`
             for i in touching:
-                if len(around[i]) == 1 or (len(around[i]) == 2 and not any(
+                if counts[i] == 1 or (counts[i] == 2 and not any(
                         label[n] == rid and n != at for n in NEIGHBOURS[i])):
                     squares.append(i)
         else:
@@ -359,7 +336,7 @@ class Regions:
                         ruled[j] = number
             for i in touching:
                 pieces = {ruled[n] for n in NEIGHBOURS[i] if n in ruled}
-                if len(pieces) + len(around[i]) - 1 <= 1:
+                if len(pieces) + counts[i] - 1 <= 1:
                     squares.append(i)
         squares.sort()
         self.found[key] = squares
@@ -390,14 +367,13 @@ def regions_of(state: dict) -> Regions:
     regions = _WORKING.get(id(state))
     if regions is not None:
         return regions
-    key = position_key(state)
     regions = _MAPS.get(id(state))
-    if regions is None or regions.key != key:
+    if regions is None or not still(regions.key, state):
         regions = Regions(state)
         if id(state) in _WORKING:
             _WORKING[id(state)] = regions
         else:
-            keep(state, regions, key)
+            keep(state, regions)
     return regions
 
 
@@ -406,7 +382,7 @@ def remember(state: dict, regions: Regions) -> None:
     if id(state) in _WORKING:
         _WORKING[id(state)] = regions
     else:
-        keep(state, regions, position_key(state))
+        keep(state, regions)
 
 
 def forget(state: dict) -> None:
@@ -425,11 +401,11 @@ def done_changing(state: dict) -> None:
     """Apply has finished with `state`: from now on its map is checked before each use."""
     regions = _WORKING.pop(id(state), None)
     if regions is not None:
-        keep(state, regions, position_key(state))
+        keep(state, regions)
 
 
-def keep(state: dict, regions: Regions, key: tuple) -> None:
-    regions.key = key
+def keep(state: dict, regions: Regions) -> None:
+    regions.key = snapshot(state)
     _MAPS[id(state)] = regions
     _MAPS.move_to_end(id(state))
     while len(_MAPS) > MAPS_KEPT:

@@ -648,9 +648,12 @@ def standing_actions(state: dict, seat: int) -> list[dict]:
     """Changing a standing answer (version 2 games): free, and offered at every real choice."""
     if "standing" not in state:
         return []
-    return [{"type": "standing", "decision": decision, "answer": answer}
-            for decision, answers in STANDING.items() for answer in answers
-            if answer != standing_answer(state, decision, seat)]
+    return [dict(action) for action in STANDING_ACTIONS
+            if action["answer"] != standing_answer(state, action["decision"], seat)]
+
+
+STANDING_ACTIONS = tuple({"type": "standing", "decision": decision, "answer": answer}
+                         for decision, answers in STANDING.items() for answer in answers)
 
 
 def pending_actions(state: dict) -> list[dict]:
