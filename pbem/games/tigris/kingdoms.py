@@ -130,6 +130,7 @@ class Regions:
             label[i] = len(members)
             members.append([i])
             leaders.append([leader + (i,)] if leader else [])
+            self.hand_on_frontiers(new, (), (label[i],))
             return new
         rid = max(around, key=lambda r: len(members[r]))
         squares, kept = members[rid] + [i], list(leaders[rid])
@@ -144,6 +145,7 @@ class Regions:
             kept.append(leader + (i,))
         label[i] = rid
         members[rid], leaders[rid] = squares, kept
+        self.hand_on_frontiers(new, around, (rid,))
         return new
 
     def hand_on(self, new: Regions, taken: int | None = None, freed: int | None = None) -> None:
@@ -181,6 +183,22 @@ class Regions:
             new.found["catastrophe"] = (treasures, squares)
 
     # --- where pieces may go (what legal_actions lists) ---------------------------------
+
+    def hand_on_frontiers(self, new: Regions, gone, made) -> None:
+        """Give the next position's map this one's kingdom frontiers, where the regions `gone`
+        became the regions `made` (the others kept their squares and their frontiers)."""
+        frontiers = self.found.get("frontiers")
+        if frontiers is None:
+            return
+        frontiers = dict(frontiers)
+        for rid in gone:
+            frontiers.pop(rid, None)
+        label, members = new.label, new.members
+        for rid in made:
+            if new.leaders[rid]:
+                frontiers[rid] = {n for n in chain.from_iterable(
+                    map(NEIGHBOURS.__getitem__, members[rid])) if label[n] == -1}
+        new.found["frontiers"] = frontiers
 
     def frontiers(self) -> dict[int, set[int]]:
         """Kingdom -> the squares with no piece orthogonally next to it."""
@@ -303,6 +321,8 @@ class Regions:
                 label[j] = part
             members[part] = squares
             leaders[part] = [leader_at[j] + (j,) for j in squares if j in leader_at]
+        self.hand_on_frontiers(new, (rid,), [rid] + list(range(len(self.members),
+                                                               len(members))))
         return new
 
     def leader_squares_moving(self, at: int) -> list[int]:
