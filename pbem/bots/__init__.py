@@ -8,7 +8,9 @@ Levels differ by budget and playout policy:
      action weights keeping the best of 2 tries a move
   3  1 s, as level 2 with 16 root actions, the best of 3 tries and longer playouts
 `seconds` replaces the level's time; `iterations` (alone) makes a decision deterministic for a
-given rng seed; with both, whichever ends first.
+given rng seed; with both, whichever ends first. A choice among fewer than FULL_TIME_CHOICES
+moves takes a share of the time (two moves: a quarter), and a search stops as soon as no other
+move can overtake the most chosen one. All of it follows from the view and the rng alone.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from .search import Budget, Policy, Search, weighted_index
 GAME_MODULES = {"tigris": "pbem.bots.tigris", "tigris_cards": "pbem.bots.tigris_cards",
                 "assyria": "pbem.bots.assyria"}
 _HEURISTICS: dict[str, Heuristic] = {}
+FULL_TIME_CHOICES = 8
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ def decide(rules, view: dict, seat: int, actions: list[dict], *, level: int = 2,
     settings = LEVELS[level]
     if seconds is None and iterations is None:
         seconds = settings.seconds
+    if seconds is not None:
+        seconds *= min(1.0, len(candidates) / FULL_TIME_CHOICES)
     heuristic = heuristic_for(rules)
     if getattr(rules, "determinize", None) is None:
         return Decision(without_search(candidates, heuristic, rng))

@@ -6,7 +6,8 @@ default-move players (`rules.default_action`), and level 3 against level 1 playe
 budgets). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
 number of games, ms a decision and search iterations a second. Goals: >= 95% against random and
 default players at 0.2 s, level 3 >= 65% against level 1. Engines without `determinize` are
-named and skipped. PBEM_BENCH_BOTS_GAMES=n plays n games a line (default: a few).
+named and skipped. PBEM_BENCH_BOTS_GAMES=n plays n games a line (default: a few);
+PBEM_BENCH_BOTS_ONLY=assyria,tigris measures only those games.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ SLOW_GAMES = max(1, GAMES // 2)          # games of the 1 s lines
 PLAYER_COUNTS = sized((2, 3), (2,))
 MAX_ACTIONS = sized(20_000, 30)   # a game still running then is judged by the heuristic
 QUICK_ITERATIONS = 3              # quick mode: a bot's budget in iterations, not seconds
+ONLY = [name for name in os.environ.get("PBEM_BENCH_BOTS_ONLY", "").split(",") if name]
 
 
 @dataclass
@@ -125,6 +127,8 @@ def matchups():
 def main() -> None:
     games = [hidden_duel.rules] + [RULES[name] for name in ("tigris", "tigris_cards", "assyria")]
     for rules in games:
+        if ONLY and rules.name not in ONLY:
+            continue
         if getattr(rules, "determinize", None) is None:
             print(f"{rules.name}: not measured, the engine has no determinize yet", flush=True)
             continue
