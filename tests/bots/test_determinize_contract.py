@@ -3,6 +3,7 @@ random positions of every player count and every seat, the determinized state sh
 exactly the view it was made from, and plays on (legal actions of whoever is to act apply)."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -29,7 +30,7 @@ def engine(name):
 def spread_positions(rules, players, seed):
     """About POSITIONS positions of one seeded random game, from its start to its end."""
     every = {"tigris": 25, "tigris_cards": 150, "assyria": 12}.get(rules.name, 1)
-    return list(random_positions(rules, players, seed, every=every))[:POSITIONS]
+    return list(itertools.islice(random_positions(rules, players, seed, every=every), POSITIONS))
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))

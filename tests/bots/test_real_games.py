@@ -2,6 +2,7 @@
 answers at every level, and the same move from two states that share the seat's view."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -22,7 +23,8 @@ def engine(name):
 
 
 def positions(rules, players, seed, count=4):
-    return list(random_positions(rules, players, seed, every=EVERY[rules.name]))[:count]
+    return list(itertools.islice(random_positions(rules, players, seed, every=EVERY[rules.name]),
+                                 count))
 
 
 @pytest.mark.parametrize("name", NAMES)
