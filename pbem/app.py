@@ -8,6 +8,7 @@ from .web import i18n
 from . import package
 from .db.database import bind, is_sqlite, parts_of
 from .logs import redact_flask_logs
+from .mail import compose
 from .mail.mailer import mail
 from .db.models import db
 
@@ -28,6 +29,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(MAIL_DEFAULT_SENDER=app.config["MAIL_SENDER"], MAIL_SUPPRESS_SEND=False)
     bind(app.config["DATABASE_URL"], parts_of(app.config))
     mail.init_app(app)
+    compose.init_app(app)
     _database_per_request(app)
     i18n.init_app(app)
     _security_headers(app)

@@ -12,6 +12,7 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 
+from pbem.play import moves as playing
 from pbem.games import RULES, register
 from tests import toygame
 
@@ -195,7 +196,7 @@ def play_at_random(game, moves, rng):
         if not waiting:
             break
         seat = rng.choice(waiting)
-        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+        playing.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
     return store.get_game(game.id)
 
 

@@ -160,8 +160,14 @@ class Outbox(BaseModel):
     kind = pw.CharField(max_length=20)      # invite | turn | link | host
     recipient = pw.CharField(max_length=254)
     subject = pw.CharField(max_length=300)
-    body_text = pw.TextField()
-    body_html = pw.TextField()
+    body_text = pw.TextField(default="")
+    body_html = pw.TextField(default="")
+    # what to send: the template and its context (JSON), rendered outside the game's lock by
+    # pbem/mail/compose.py after the transaction commits, or by the worker before sending
+    template = pw.CharField(max_length=40, default="")
+    context = JSONField(null=True)
+    language = pw.CharField(max_length=8, default="en")
+    rendered = pw.BooleanField(default=True)
     created_at = pw.DateTimeField(default=utcnow)
     attempts = pw.IntegerField(default=0)
     next_try_at = pw.DateTimeField(default=utcnow, index=True)

@@ -11,14 +11,11 @@ import json
 import secrets
 from dataclasses import dataclass
 
-from flask import current_app
-
-from ..play import clock, links, talk
-from ..mail import notify
 from .. import validate
 from ..db.database import is_sqlite, write_transaction
 from ..games import RULES, IllegalAction, check_options
-from ..games.base import LANGUAGES, _, is_forced, replayable_versions, set_up, speaking
+from ..games.base import (LANGUAGES, _, default_move, is_forced, replayable_versions, set_up,
+                          speaking)
 from ..db.models import Event, Game, Prepared, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
@@ -100,42 +97,25 @@ def validate_new_game(rules_name: str, players: int, options: dict | None):
     return rules, check_options(rules, options)
 
 
-def create_game(rules_name: str, players: list[dict], options: dict | None = None,
-                seed: int | None = None, title: str = "", host_email: str = "",
-                pace: dict | None = None):
-    """A new game with its seats and creation event; invitations and first links go out.
-    `pace`: {"days", "on_timeout", "drop_after"} (see clock.check_pace). Returns (game, host_token)."""
-    rules, options = validate_new_game(rules_name, len(players), options)
-    players = validate.players(players)
-    title = validate.title(title)
-    host_email = validate.host_email(host_email, required=False)
-    pace = clock.check_pace(**(pace or {}))
-    seed = secrets.randbits(62) if seed is None else int(seed)
+def begin(rules, players: list[dict], options: dict, seed: int, **game_fields):
+    """A new game's row, its seats and its creation event (seq 0) in the caller's transaction;
+    (game, state after the setup)."""
     state = rules.setup(len(players), seed, options)
     names = [p["name"] for p in players]
     creation = {"type": "create", "rules": rules.name, "rules_version": rules.version,
                 "options": options, "players": len(players), "names": names, "seed": seed}
     created_at = _now_text()
-    with write_transaction():
-        game = Game.create(
-            rules=rules.name, rules_version=rules.version, options=options,
-            players=len(players), seed=seed, seq=0, state=rules.dump(state),
-            head_hash=chain_hash("", 0, None, creation, False, created_at),
-            title=title or validate.default_title(rules.title, names), host_email=host_email,
-            pace_days=pace["days"], on_timeout=pace["on_timeout"], drop_after=pace["drop_after"])
-        for index, player in enumerate(players):
-            Seat.create(game=game, index=index, name=player["name"],
-                        email=player["email"], language=_language(player.get("language")))
-        Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
-                     summary="The game begins.", summaries=in_every_language(lambda: _("The game begins.")), hash=game.head_hash)
-        host_token = links.issue_host(current_app.config["SECRET_KEY"], game)
-        restart: set[int] = set()
-        state = _advance(game, rules, state, [], restart)
-        _save(game, rules, state)
-        clock.after_change(game, rules.to_act(state), [], restart, utcnow())
-        notify.game_created(game, host_token)
-        notify.after_change(game, rules, state, before=[])
-    return game, host_token
+    game = Game.create(
+        rules=rules.name, rules_version=rules.version, options=options,
+        players=len(players), seed=seed, seq=0, state=rules.dump(state),
+        head_hash=chain_hash("", 0, None, creation, False, created_at), **game_fields)
+    for index, player in enumerate(players):
+        Seat.create(game=game, index=index, name=player["name"],
+                    email=player["email"], language=_language(player.get("language")))
+    Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
+                 summary="The game begins.", summaries=in_every_language(lambda: _("The game begins.")),
+                 hash=game.head_hash)
+    return game, state
 
 
 def _language(raw) -> str:
@@ -151,64 +131,17 @@ class Applied:
     events: list
 
 
-def append(game_id: int, seat: int, action, expected_seq, link_id: int | None = None) -> Applied:
-    """Apply `action` by `seat` if the game is still at `expected_seq`; one transaction."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("an action is a JSON object with a \"type\"")
-    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
-        raise ValueError("seq must be an integer")
-    with write_transaction():
-        game = locked_game(game_id)
-        if game.seq != expected_seq:
-            raise StaleSeq(f"already played: the game is at move {game.seq}, "
-                           f"this action was made at move {expected_seq}")
-        if link_id is not None:
-            _check_link_live(link_id)
-        rules = rules_of(game)
-        state = rules.load(game.state)
-        before = rules.to_act(state)
-        if seat not in before:
-            raise IllegalAction("it is not your turn to act")
-        action = listed_action(rules, state, seat, action)
-        events: list[Event] = []
-        state = _record(game, rules, state, seat, action, False, events)
-        _acted_in_person(game, seat)
-        restart: set[int] = set()
-        state = _advance(game, rules, state, events, restart)
-        _finish_change(game, rules, state, before, restart)
-    return Applied(game, state, events)
-
-
-def play_default(game: Game, seat: int, now=None) -> Applied | None:
-    """Play `seat`'s default move as a timeout event (the caller holds the game's write lock,
-    e.g. the pace pass); None when the engine offers no safe default."""
-    from ..games.base import default_move
-    rules = rules_of(game)
-    state = rules.load(game.state)
-    before = rules.to_act(state)
-    action = default_move(rules, state, seat)
-    if action is None:
-        return None
+def append(game: Game, rules, state, seat: int, action: dict, dropped: set[int],
+           timeout: bool = False) -> tuple[object, list, set[int]]:
+    """Record `action` by `seat` (already checked: `listed_action` or the seat's default) and
+    the forced moves after it, in the caller's transaction holding the game's lock; returns the
+    state after them, their events and the seats whose default moves were played (`dropped`:
+    the seats that play by default moves now)."""
     events: list[Event] = []
-    state = _record(game, rules, state, seat, action, False, events, timeout=True)
-    restart = {seat}
-    state = _advance(game, rules, state, events, restart)
-    _finish_change(game, rules, state, before, restart, now)
-    return Applied(game, state, events)
-
-
-def _finish_change(game, rules, state, before, restart, now=None) -> None:
-    _save(game, rules, state)
-    clock.after_change(game, rules.to_act(state), before, restart, now or utcnow())
-    notify.after_change(game, rules, state, before=before)
-
-
-def _acted_in_person(game: Game, seat: int) -> None:
-    """A player acting for themselves is back: their missed deadlines are forgiven and a
-    dropped seat plays for itself again."""
-    (Seat.update(missed=0, dropped=False)
-     .where(Seat.game == game, Seat.index == seat, (Seat.missed > 0) | (Seat.dropped == True))  # noqa: E712
-     .execute())
+    state = record(game, rules, state, seat, action, False, events, timeout=timeout)
+    restart: set[int] = {seat} if timeout else set()
+    state = advance(game, rules, state, events, dropped, restart)
+    return state, events, restart
 
 
 def listed_action(rules, state, seat: int, action: dict) -> dict:
@@ -220,11 +153,6 @@ def listed_action(rules, state, seat: int, action: dict) -> dict:
         if canonical(legal) == wanted:
             return legal
     raise IllegalAction("that is not one of the actions you may take now")
-
-
-def lock_game(game_id: int) -> Game:
-    """The game row, locked until the caller's write transaction ends (NotFound if none)."""
-    return locked_game(game_id)
 
 
 def locked_game(game_id: int) -> Game:
@@ -239,15 +167,7 @@ def locked_game(game_id: int) -> Game:
     return game
 
 
-def _check_link_live(link_id: int) -> None:
-    link = links.Link.get_by_id(link_id)
-    if link.spent_at is not None:
-        raise links.LinkError(410, link.spent_reason or "spent",
-                              links.SPENT_MESSAGES.get(link.spent_reason, "This link is spent."),
-                              link=link, game_id=link.game_id, seat=link.seat)
-
-
-def _record(game, rules, state, seat, action, automatic, events, timeout=False):
+def record(game, rules, state, seat, action, automatic, events, timeout=False):
     """Apply one action and insert its event (the caller holds the write transaction)."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
     summaries = describe_in_every_language(rules, state, seat, action)
@@ -289,23 +209,20 @@ def forced_move(rules, state):
     return None
 
 
-def _advance(game, rules, state, events, restart: set | None = None):
+def advance(game, rules, state, events, dropped: set[int], restart: set | None = None):
     """Apply forced moves at once, as automatic events: nobody is asked a choice they lack.
-    A dropped seat's default moves are played as soon as it is asked too (not while the game
-    is paused), as timeout events; `restart` collects those seats (their next clock starts)."""
-    from ..games.base import default_move
+    The default moves of `dropped` seats are played as soon as they are asked too, as timeout
+    events; `restart` collects those seats (their next clock starts)."""
     restart = set() if restart is None else restart
-    dropped = set() if game.paused_at is not None else {
-        s.index for s in Seat.select(Seat.index).where(Seat.game == game, Seat.dropped == True)}  # noqa: E712
     for _move in range(MAX_FORCED_MOVES):
         forced = forced_move(rules, state)
         if forced is not None:
-            state = _record(game, rules, state, forced[0], forced[1], True, events)
+            state = record(game, rules, state, forced[0], forced[1], True, events)
             continue
         for seat in rules.to_act(state) if dropped else ():
             action = default_move(rules, state, seat) if seat in dropped else None
             if action is not None:
-                state = _record(game, rules, state, seat, action, False, events, timeout=True)
+                state = record(game, rules, state, seat, action, False, events, timeout=True)
                 restart.add(seat)
                 break
         else:
@@ -313,7 +230,7 @@ def _advance(game, rules, state, events, restart: set | None = None):
     raise RuntimeError(f"more than {MAX_FORCED_MOVES} forced moves in a row in game {game.id}")
 
 
-def _save(game, rules, state) -> None:
+def save(game, rules, state) -> None:
     game.state = rules.dump(state)
     if rules.result(state) is not None and game.status != "over":
         game.status, game.finished_at = "over", utcnow()
@@ -370,9 +287,9 @@ def verify(game: Game) -> list[str]:
 
 # -- export and import ---------------------------------------------------------------------------
 
-def export(game: Game, messages: bool = True) -> dict:
-    """A JSON record of the whole game that `import_record` replays elsewhere (no emails);
-    with the players' table talk unless `messages` is False (the public record)."""
+def export(game: Game) -> dict:
+    """A JSON record of the whole game that `import_record` replays elsewhere (no emails, no
+    table talk: the use case adds the messages where they belong)."""
     record = {
         "format": EXPORT_FORMAT, "format_version": 1, "rules": game.rules,
         "rules_version": game.rules_version, "title": game.title, "status": game.status,
@@ -383,8 +300,6 @@ def export(game: Game, messages: bool = True) -> dict:
         "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
     }
-    if messages:
-        record["messages"] = talk.export(game)
     return record
 
 
@@ -397,8 +312,9 @@ def _exported_event(e: Event) -> dict:
     return exported
 
 
-def import_record(record: dict) -> Game:
-    """Replay an exported record into a new game; ValueError if it does not replay exactly."""
+def import_record(record: dict, pace: dict) -> Game:
+    """Replay an exported record into a new game (`pace`: the record's pace, checked by the
+    caller); ValueError if it does not replay exactly."""
     if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
         raise ValueError(f"not a pbem game record (format {EXPORT_FORMAT!r} expected)")
     events = record.get("events") or []
@@ -418,7 +334,6 @@ def import_record(record: dict) -> Game:
         raise ValueError(f"the record has {len(seats)} seats for {creation['players']} players")
     title = validate.title(record.get("title", ""))
     state = set_up(rules, creation["players"], creation["seed"], options, version)
-    pace = clock.check_pace(**clock.pace_of_record(record.get("pace")))
     with write_transaction():
         game = Game.create(rules=rules.name, rules_version=version, options=options,
                            players=creation["players"], seed=creation["seed"], seq=0,
@@ -444,6 +359,5 @@ def import_record(record: dict) -> Game:
                          summaries=raw.get("summaries") or {},
                          created_at=raw["created_at"], hash=prev)
         game.seq, game.head_hash = events[-1]["seq"], prev
-        _save(game, rules, state)
-        talk.restore(game, record.get("messages"))
+        save(game, rules, state)
     return game

@@ -16,8 +16,8 @@ from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_addre
 
 from peewee import fn
 
-from ..play import health, optout
-from . import notify
+from ..play import health, optout, outbox
+from . import compose
 from ..db.database import is_sqlite, write_transaction
 from ..db.models import Outbox, db, utcnow
 
@@ -151,12 +151,12 @@ def _thread_headers(row: Outbox) -> dict:
     if row.game_id is None:
         return {}
     domain = urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
-    root = notify.thread_root(row.game, row.seat, domain)
+    root = outbox.thread_root(row.game, row.seat, domain)
     return {} if root == row.message_id else {"In-Reply-To": root, "References": root}
 
 
 def _message(row: Outbox) -> Message:
-    unsubscribe = notify.optout_url(row.recipient)
+    unsubscribe = compose.optout_url(row.recipient)
     message = Message(subject=row.subject, recipients=[row.recipient], body=row.body_text,
                       html=row.body_html, sender=current_app.config["MAIL_SENDER"],
                       extra_headers={"List-Unsubscribe": f"<{unsubscribe}>",   # RFC 8058
@@ -168,7 +168,10 @@ def _message(row: Outbox) -> Message:
 
 def _build(row: Outbox) -> tuple[str, list[str], bytes]:
     """(envelope sender, recipients, the whole message), built once: a bad header or an
-    address SMTP cannot carry fails here, before anything is said to the server."""
+    address SMTP cannot carry fails here, before anything is said to the server. A row not yet
+    rendered (its use case's process went away first) is rendered now."""
+    if not row.rendered:
+        compose.render(row)
     message = _message(row)
     if message.has_bad_headers():
         raise BadHeaderError("a line break in the subject, sender or recipient")

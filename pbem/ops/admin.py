@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 import peewee as pw
 
 from .. import config as settings_module
-from ..play import health, links
-from ..mail import notify
+from ..play import announce, health, links, outbox
+from ..mail import compose
 from ..log import store
 from ..db.database import parts_of, write_transaction
 from ..db.models import Game, Outbox, Seat, db, utcnow
@@ -257,15 +257,12 @@ def prune(older_than_days: int, now: dt.datetime | None = None) -> tuple[int, in
 def reissue_host_link(game: Game, secret_key: str, mail: bool) -> str:
     """A new host link for `game` (the old one stops working); queued to the host's address
     when `mail` and the game has one. Returns the link."""
-    with write_transaction():
+    with outbox.transaction():
         token = links.issue_host(secret_key, game)
         Game.update(host_nonce_hash=game.host_nonce_hash).where(Game.id == game.id).execute()
         if mail and game.host_email:
-            seats = list(game.seats.order_by(Seat.index))
-            with notify.in_language(seats[0].language if seats else "en"):
-                notify.queue(game, None, "host", game.host_email, notify.subject(game), "host",
-                             names=[s.name for s in seats], host_link=notify.host_url(token))
-    return notify.host_url(token)
+            announce.host_link(game, token)
+    return compose.host_url(token)
 
 
 # -- backup and restore (SQLite) ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from ..db import database
-from ..play import health, pace
+from ..play import health, moves, pace, records
 from ..mail import mailer
 from ..log import store
 from ..db.models import Game, Outbox, db
@@ -161,7 +161,7 @@ def games_create(rules, players, options, seed, title, host_email, language, pac
     try:
         opts = dict(_parse_option(o) for o in options)
         chosen = _parse_pace(pace_days, on_timeout, drop_after)
-        game, host_token = store.create_game(rules, parsed, opts, seed=seed, title=title,
+        game, host_token = moves.create_game(rules, parsed, opts, seed=seed, title=title,
                                              host_email=host_email, pace=chosen)
     except (ValueError, click.BadParameter) as exc:
         raise click.ClickException(str(exc))
@@ -247,7 +247,7 @@ def games_verify(game_id, all_games):
 @_connected
 def games_export(game_id, output):
     """Write a game's record as JSON (no email addresses)."""
-    json.dump(store.export(_get(game_id)), output, indent=1, ensure_ascii=False)
+    json.dump(records.export_game(_get(game_id)), output, indent=1, ensure_ascii=False)
     output.write("\n")
 
 
@@ -257,7 +257,7 @@ def games_export(game_id, output):
 def games_import(file):
     """Replay an exported record into a new game; prints its id."""
     try:
-        game = store.import_record(json.load(file))
+        game = records.import_game(json.load(file))
     except (ValueError, KeyError, TypeError) as exc:
         raise click.ClickException(f"cannot import: {exc}")
     click.echo(game.id)

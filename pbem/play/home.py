@@ -13,6 +13,7 @@ from peewee import fn
 
 from . import links
 
+from ..db.database import write_transaction
 from ..db.models import Game, PlayerSettings, Seat, utcnow
 
 HOME_SALT = "pbem.home-link.v1"
@@ -68,7 +69,11 @@ def settings_of(address: str) -> PlayerSettings:
 
 def save_settings(address: str, language: str | None, mail_mode: str, digest_hour: int) -> None:
     """Store the choices (the caller validated them); the language applies to every seat."""
-    address = normalise(address)
+    with write_transaction():
+        _save_settings(normalise(address), language, mail_mode, digest_hour)
+
+
+def _save_settings(address, language, mail_mode, digest_hour) -> None:
     settings = settings_of(address)
     settings.mail_mode, settings.digest_hour = mail_mode, digest_hour
     if settings.id is None:

@@ -1,10 +1,11 @@
 """Opting out: every mail carries a signed link with which its recipient stops all mail from
-this server. An opted-out address is never sent anything again (notify does not queue for it,
+this server. An opted-out address is never sent anything again (the outbox does not queue for it,
 the mailer skips what was queued before)."""
 from __future__ import annotations
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from ..db.database import write_transaction
 from ..db.models import OptOut
 
 SALT = "pbem.opt-out.v1"
@@ -30,12 +31,14 @@ def address_of(secret_key: str, token_text: str) -> str | None:
 
 def opt_out(email: str) -> None:
     """Record the opt-out (once: a second request changes nothing)."""
-    OptOut.insert(email=email.strip().lower()).on_conflict_ignore().execute()
+    with write_transaction():
+        OptOut.insert(email=email.strip().lower()).on_conflict_ignore().execute()
 
 
 def opt_in(email: str) -> None:
     """Undo an opt-out (mail skipped meanwhile stays unsent)."""
-    OptOut.delete().where(OptOut.email == email.strip().lower()).execute()
+    with write_transaction():
+        OptOut.delete().where(OptOut.email == email.strip().lower()).execute()
 
 
 def is_opted_out(email: str) -> bool:

@@ -15,10 +15,9 @@ import math
 
 from flask import current_app
 
-from . import clock
-from ..mail import notify
+from . import announce, clock, moves, outbox
 from ..log import store
-from ..db.database import is_sqlite, write_transaction
+from ..db.database import is_sqlite
 from ..db.models import Game, Seat, Vacation, utcnow
 
 
@@ -34,11 +33,11 @@ def run_pass(now: dt.datetime | None = None) -> dict:
     now = now or utcnow()
     counts = {"reminders": 0, "timeouts": 0, "late": 0, "dropped": 0}
     for game_id in _games_with_work(now):
-        with write_transaction():
+        with outbox.transaction():
             game = _lock(game_id)
             if game is not None and game.status == "running":
                 settle(game, now, counts)
-    counts["digests"] = notify.digest_pass(now)
+    counts["digests"] = announce.digest_pass(now)
     return counts
 
 
@@ -93,7 +92,7 @@ def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
 def _remind(game, rules, state, seat, seats, now) -> None:
     seat.reminded_at = now
     seat.save()
-    notify.send_turn_mail(game, rules, state, seat, seats, kind="reminder")
+    announce.turn_mail(game, seat, kind="reminder")
 
 
 def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
@@ -105,14 +104,14 @@ def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
     seat.late_at = now                  # wait (or no safe default): the host decides
     seat.save()
     counts["late"] += 1
-    notify.host_notice(game, seat, "late")
+    announce.host_notice(game, seat, "late")
     return False
 
 
 def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = True) -> bool:
     """Play the seat's default move; under `auto`, the drop_after-th miss in a row drops it."""
     was_dropped = seat.dropped
-    if store.play_default(game, seat.index, now) is None:
+    if moves.play_default(game, seat.index, now) is None:
         return False
     if was_dropped or not count_miss:
         return True
@@ -120,7 +119,7 @@ def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = T
     drop = game.on_timeout == "auto" and missed >= game.drop_after
     Seat.update(missed=missed, dropped=drop).where(Seat.id == seat.id).execute()
     if drop:
-        notify.host_notice(game, seat, "dropped")
+        announce.host_notice(game, seat, "dropped")
     return True
 
 
@@ -128,7 +127,7 @@ def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = T
 
 def _host_change(game_id: int, change, now: dt.datetime | None = None):
     now = now or utcnow()
-    with write_transaction():
+    with outbox.transaction():
         game = store.locked_game(game_id)
         if game.status != "running":
             raise PaceError("the game is over")
@@ -209,7 +208,7 @@ def resume(game_id: int, now: dt.datetime | None = None) -> bool:
 def come_back(game_id: int, seat_index: int) -> bool:
     """The player of a dropped seat is back (through any of their links): they play for
     themselves again. True when the seat had been dropped."""
-    with write_transaction():
+    with outbox.transaction():
         return bool(Seat.update(dropped=False, missed=0)
                     .where(Seat.game == game_id, Seat.index == seat_index,
                            Seat.dropped == True)  # noqa: E712
@@ -265,7 +264,7 @@ def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
     if isinstance(days, bool) or not isinstance(days, (int, float)) or not math.isfinite(days) \
             or days <= 0:
         raise PaceError(f"days away must be a positive number, not {days!r}")
-    with write_transaction():
+    with outbox.transaction():
         row = _vacation_row(address, now)
         if clock.is_away(row, now):
             raise PaceError(f"{address} is away already, until {clock.iso(row.away_until)}")
@@ -283,7 +282,7 @@ def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
 def come_home(address: str, now: dt.datetime | None = None) -> bool:
     """End a vacation early; the days not used go back to the bank. False if not away."""
     now = now or utcnow()
-    with write_transaction():
+    with outbox.transaction():
         row = clock.vacation_of(address)
         if not clock.is_away(row, now):
             return False

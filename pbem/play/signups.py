@@ -11,7 +11,7 @@ from flask import current_app
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from ..log import store
+from . import announce, moves, outbox
 from ..db.database import is_sqlite
 from ..db.models import Signup, db, utcnow
 
@@ -114,9 +114,33 @@ def confirm(signup: Signup):
     if signup.expires_at <= utcnow():
         raise SignupError(410, _("This confirmation link has expired: fill in the form again."))
     asked = signup.request
-    game, host_token = store.create_game(asked["rules"], asked["players"], asked["options"],
+    game, host_token = moves.create_game(asked["rules"], asked["players"], asked["options"],
                                          title=asked["title"], host_email=asked["host_email"],
                                          pace=asked.get("pace"))
     signup.confirmed_at, signup.game = utcnow(), game
     signup.save()
     return game, host_token
+
+
+def sign_up(asked: dict, client: str, language: str, confirm: bool, confirm_url) -> str | None:
+    """The form's request, in one transaction within the daily limits (LimitReached): with
+    `confirm`, one mail to the host's own address with the link `confirm_url(token)` (None is
+    returned); else the game starts at once and its host token is returned."""
+    with outbox.transaction():
+        check_limits(asked["host_email"], client)
+        if confirm:
+            signup, token = record(asked, asked["host_email"], client, language)
+            announce.signup_confirmation(signup, confirm_url(token))
+            return None
+        game, host_token = moves.create_game(
+            asked["rules"], asked["players"], asked["options"], title=asked["title"],
+            host_email=asked["host_email"], pace=asked["pace"])
+        record(asked, asked["host_email"], client, language, game=game)
+        return host_token
+
+
+def confirm_and_start(signup: Signup):
+    """`confirm` in its own transaction: (game, host_token), host_token None if started
+    already."""
+    with outbox.transaction():
+        return confirm(signup)

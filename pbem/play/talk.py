@@ -80,18 +80,27 @@ def listing(game: Game, names: list[str] | None = None) -> list[dict]:
     return [as_dict(m, names) for m in reversed(latest)]
 
 
-def unmailed(game: Game, seat: Seat, names: list[str]) -> list[dict]:
-    """Messages by the other players that `seat` has not had in a mail yet; marks them mailed
-    (inside the caller's transaction, beside the outbox row that carries them)."""
-    new = list(Message.select()
-               .where(Message.game == game, Message.id > seat.talk_mailed_upto,
-                      Message.seat != seat.index)
-               .order_by(Message.id).limit(SHOWN))
+def mark_mailed(game: Game, seat: Seat) -> list[int]:
+    """The messages `seat` has not had in a mail yet, as the id range [after, upto] that the
+    mail carrying them shows (`mailed_between`); marks them mailed (inside the caller's
+    transaction, beside the outbox row that carries them)."""
+    after = seat.talk_mailed_upto
     last = (Message.select(Message.id).where(Message.game == game)
             .order_by(Message.id.desc()).first())
-    if last is not None and last.id > seat.talk_mailed_upto:
-        Seat.update(talk_mailed_upto=last.id).where(Seat.id == seat.id).execute()
-        seat.talk_mailed_upto = last.id
+    upto = last.id if last is not None else after
+    if upto > after:
+        Seat.update(talk_mailed_upto=upto).where(Seat.id == seat.id).execute()
+        seat.talk_mailed_upto = upto
+    return [after, max(upto, after)]
+
+
+def mailed_between(game: Game, seat_index: int, span, names: list[str]) -> list[dict]:
+    """The other players' messages that a mail marked as carried (`mark_mailed`'s range)."""
+    after, upto = span or (0, 0)
+    new = (Message.select()
+           .where(Message.game == game, Message.id > after, Message.id <= upto,
+                  Message.seat != seat_index)
+           .order_by(Message.id).limit(SHOWN))
     return [as_dict(m, names) for m in new]
 
 

@@ -12,6 +12,7 @@ import importlib
 import json
 import logging
 from importlib.metadata import entry_points
+import re
 
 from ..games import RULES
 from ..games.base import GAME_PACKAGES, _, _catalogue, current_language
@@ -221,3 +222,14 @@ def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> Cho
         return presenter.label(action, view) or label(action)
     return Choices((Choice(a, presenter.taps(a, view), labeller) for a in actions),
                    presenter, view)
+
+
+SEAT_NAME = re.compile(r"\{p(\d+)\}")
+
+
+def fill_names(text: str, names: list[str]) -> str:
+    """Put the players' names where a rules engine wrote {p0}, {p1}, ..."""
+    def name(match):
+        index = int(match.group(1))
+        return names[index] if index < len(names) else match.group(0)
+    return SEAT_NAME.sub(name, text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..play import links, talk
+from ..play import links, moves, talk
 from ..log import store
 from ..games import IllegalAction
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq,
@@ -52,7 +52,7 @@ def act(token):
         return error(400, "\"action\" must be a JSON object with a \"type\"")
     try:
         access = check_link_to_act(token, seq)
-        applied = store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
+        applied = moves.act(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq as exc:
         return error(409, str(exc))
     except IllegalAction as exc:

@@ -8,12 +8,12 @@ from flask_babel import format_timedelta
 from flask_babel import gettext as _
 
 from ..play import clock
-from ..mail import notify
 from ..log import store
 from ..games import RULES
 from ..games.base import current_language
 from ..db.models import Game, utcnow
-from ..present import results
+from ..play import records
+from ..present import fill_names, results
 from ..present import presenter_for
 
 bp = Blueprint("games", __name__)
@@ -75,7 +75,7 @@ def spectate(game_id):
     state = rules.load(game.state)
     names = store.names_of(game)
     language = current_language()
-    log = [(e, notify.fill_names(e.text(language), names), False)
+    log = [(e, fill_names(e.text(language), names), False)
            for e in game.events.order_by(store.Event.seq.desc()).limit(200)]
     result = rules.result(state)
     return render_template("game.html", game=game, rules=rules, names=names, log=log,
@@ -92,7 +92,7 @@ def record(game_id):
     game = _game(game_id)
     if game.status != "over":
         abort(403, _("A game's record is published when the game is over."))
-    response = jsonify(store.export(game, messages=False))  # table talk stays the players'
+    response = jsonify(records.export_game(game, messages=False))  # table talk stays the players'
     response.headers["Content-Disposition"] = f'attachment; filename="pbem-game-{game.id}.json"'
     return response
 

@@ -12,10 +12,8 @@ import re
 from flask import Blueprint, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import home, links, optout, pace, talk
-from ..mail import notify
+from ..play import fresh, home, links, optout, pace, talk
 from ..log import store
-from ..db.database import write_transaction
 from ..games.base import current_language
 from ..db.models import Outbox, Seat, utcnow
 from ..present import presenter_for, results
@@ -59,18 +57,8 @@ def send_link():
     if len(address) > 254 or not ADDRESS.match(address):
         return render_template("home_ask.html", sent=False,
                                error=_("Write a valid email address.")), 400
-    with write_transaction():
-        if home.has_games(address) and not _asked_recently(address):
-            with notify.in_language(_language_of(address)):
-                notify.queue(None, None, "home", address, "[pbem] " + _("All your games"),
-                             "home", game_link=None)
+    fresh.home_link(address, _language_of(address))
     return render_template("home_ask.html", sent=True, error=None)
-
-
-def _asked_recently(address: str) -> bool:
-    since = utcnow() - dt.timedelta(seconds=current_app.config["RENEW_INTERVAL"])
-    return (Outbox.select().where(Outbox.kind == "home", Outbox.recipient == address,
-                                  Outbox.created_at > since).exists())
 
 
 def _language_of(address: str) -> str:
@@ -121,8 +109,7 @@ def settings(token):
     if language not in LANGUAGES or mode not in home.MAIL_MODES or not (
             hour.isascii() and hour.isdigit() and 0 <= int(hour) <= 23):
         abort(400, _("Choose a language, a way to receive mail and an hour between 0 and 23."))
-    with write_transaction():
-        home.save_settings(address, language, mode, int(hour))
+    home.save_settings(address, language, mode, int(hour))
     return redirect(f"/me/{token}?saved=1&lang={language}", code=303)
 
 
@@ -172,14 +159,10 @@ def play(token, game_id):
     """Play now: a fresh turn link for this seat (spending the mailed one), then the turn."""
     address = _address(token)
     seat = _seat(address, game_id)
-    config = current_app.config
-    with write_transaction():
-        game = store.locked_game(game_id)
-        rules = store.rules_of(game)
-        if game.status != "running" or seat.index not in rules.to_act(rules.load(game.state)):
-            return redirect(f"/me/{token}/games/{game_id}", code=303)
-        fresh = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
-    return redirect(f"/turn/{fresh}", code=303)
+    link = fresh.play_now(game_id, seat.index)
+    if link is None:
+        return redirect(f"/me/{token}/games/{game_id}", code=303)
+    return redirect(f"/turn/{link}", code=303)
 
 
 @bp.get("/me/<token>/games/<int:game_id>/replay")

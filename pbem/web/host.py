@@ -6,10 +6,8 @@ import datetime as dt
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, links, optout, pace
-from ..mail import notify
+from ..play import clock, fresh, limits, links, optout, outbox, pace
 from ..log import store
-from ..db.database import write_transaction
 from ..db.models import Link, Outbox, Seat, utcnow
 
 bp = Blueprint("host", __name__, url_prefix="/host")
@@ -85,9 +83,7 @@ def resume(token):
 
 @bp.post("/<token>/revoke/<int:seat>")
 def revoke(token, seat):
-    game = _game(token)
-    with write_transaction():
-        links.spend(game, [seat], "revoked")
+    fresh.revoke(_game(token), seat)
     return redirect(f"/host/{token}", code=303)
 
 
@@ -95,38 +91,16 @@ def revoke(token, seat):
 def resend(token, seat):
     """Mail a fresh link to a seat that is to act (spending its older links)."""
     game = _game(token)
-    with write_transaction():
-        game = store.locked_game(game.id)      # two resends at once: one mail
-        rules, state = store.rules_of(game), store.state_of(game)
-        seats = list(game.seats.order_by(Seat.index))
-        if game.status == "running" and seat in rules.to_act(state):
-            if _recent_link(game, seat):
-                return _page(token, game, status=429, error=_(
-                    "A link was emailed to this player a few minutes ago: "
-                    "try again in %(minutes)s minutes.", minutes=_interval_minutes()))
-            notify.send_turn_mail(game, rules, state, seats[seat], seats, kind="link")
+    try:
+        fresh.resend(game.id, seat)
+    except limits.Refused as refusal:
+        return _page(token, game, status=refusal.status, error=refusal.reason)
     return redirect(f"/host/{token}", code=303)
-
-
-def _recent_link(game, seat: int) -> bool:
-    """A fresh link mailed to the seat within the renew interval, on the host's or the
-    player's request: the host resends no more often than a player may ask for one."""
-    since = utcnow() - dt.timedelta(seconds=current_app.config["RENEW_INTERVAL"])
-    return (Outbox.select().where(Outbox.game == game, Outbox.seat == seat,
-                                  Outbox.kind == "link", Outbox.created_at > since)
-            .exists())
-
-
-def _interval_minutes() -> int:
-    return max(1, -(-current_app.config["RENEW_INTERVAL"] // 60))
 
 
 @bp.post("/<token>/retry/<int:mail_id>")
 def retry(token, mail_id):
     """Send a mail that failed for good once more (after the host fixed the address)."""
     game = _game(token)
-    with write_transaction():
-        (Outbox.update(failed_at=None, next_try_at=utcnow(), claimed_until=None)
-         .where(Outbox.id == mail_id, Outbox.game == game, Outbox.sent_at.is_null())
-         .execute())
+    outbox.retry(game, mail_id)
     return redirect(f"/host/{token}", code=303)

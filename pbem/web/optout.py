@@ -7,7 +7,6 @@ from flask import Blueprint, abort, current_app, render_template
 from flask_babel import gettext as _
 
 from ..play import optout
-from ..db.database import write_transaction
 
 bp = Blueprint("optout", __name__)
 
@@ -29,14 +28,12 @@ def ask(token):
 def confirm(token):
     """One click, no form token: a mail client posts "List-Unsubscribe=One-Click" here."""
     email = _address(token)
-    with write_transaction():
-        optout.opt_out(email)
+    optout.opt_out(email)
     return render_template("optout.html", email=email, done=True)
 
 
 @bp.post("/optout/<token>/undo")
 def undo(token):
     email = _address(token)
-    with write_transaction():
-        optout.opt_in(email)
+    optout.opt_in(email)
     return render_template("optout.html", email=email, done=False, back=True)

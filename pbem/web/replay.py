@@ -15,11 +15,10 @@ from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext as _
 
 from ..play import links, talk
-from ..mail import notify
 from ..log import store
 from ..games.base import current_language
 from ..db.models import Event, Game
-from ..present import results
+from ..present import fill_names, results
 from .inputs import ascii_int
 from ..present import presenter_for
 
@@ -123,7 +122,7 @@ def render(game: Game, seat: int | None, base: str, talk_action: str | None = No
     elif seat is not None:
         holdings = [(seat, names[seat], view)]
     lo, hi = max(0, step - WINDOW), min(game.seq, step + WINDOW)
-    nearby = [(e.seq, notify.fill_names(e.text(language), names))
+    nearby = [(e.seq, fill_names(e.text(language), names))
               for e in game.events.where(Event.seq >= lo, Event.seq <= hi).order_by(Event.seq)]
     result = rules.result(state)
     playing = request.args.get("play") == "1" and step < game.seq
@@ -132,7 +131,7 @@ def render(game: Game, seat: int | None, base: str, talk_action: str | None = No
         presenter=presenter, choices=[], payload={"seq": step, "to_act": rules.to_act(state),
                                                   "actions": [], "result": result},
         holdings=holdings, step=step, last=game.seq, event=event, base=base,
-        text=notify.fill_names(event.text(language), names) if event else "",
+        text=fill_names(event.text(language), names) if event else "",
         nearby=nearby, over=over, summary=results.summary(result, names), playing=playing,
         talk_action=talk_action, messages=talk.listing(game, names) if talk_action else [],
         to_act=rules.to_act(state), fragment=request.args.get("part") == "1",

@@ -8,10 +8,9 @@ from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..play import clock, optout, signups
-from ..mail import notify
+from ..mail import compose
 from ..log import store
 from .. import validate
-from ..db.database import write_transaction
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
 from .inputs import MAX_INT, ascii_int
@@ -49,26 +48,19 @@ def create():
         return _form_page(form, str(exc), 400)
     client = request.remote_addr or ""
     try:
-        with write_transaction():
-            signups.check_limits(asked["host_email"], client)
-            if confirming():
-                signup, token = signups.record(asked, asked["host_email"], client,
-                                               current_language())
-                notify.signup_confirmation(signup, confirm_url(token))
-                return redirect("/new/sent", code=303)
-            game, host_token = store.create_game(
-                asked["rules"], asked["players"], asked["options"], title=asked["title"],
-                host_email=asked["host_email"], pace=asked["pace"])
-            signups.record(asked, asked["host_email"], client, current_language(), game=game)
+        host_token = signups.sign_up(asked, client, current_language(), confirming(),
+                                     confirm_url)
     except signups.LimitReached as exc:
         return _form_page(form, str(exc), 429)
     except ValueError as exc:
         return _form_page(form, str(exc), 400)
+    if host_token is None:
+        return redirect("/new/sent", code=303)
     return redirect(f"/host/{host_token}?created=1", code=303)
 
 
 def confirm_url(token: str) -> str:
-    return notify.absolute(f"/new/confirm/{token}")
+    return compose.absolute(f"/new/confirm/{token}")
 
 
 @bp.get("/new/sent")
@@ -96,8 +88,7 @@ def confirm_page(token):
 @bp.post("/new/confirm/<token>")
 def confirm(token):
     signup = signups.find(token)
-    with write_transaction():
-        game, host_token = signups.confirm(signup)
+    game, host_token = signups.confirm_and_start(signup)
     if host_token is None:           # started already (a second click, another tab)
         return render_template("signup_confirm.html", signup=signup, asked=signup.request,
                                rules=RULES.get(signup.request["rules"]), error=None,

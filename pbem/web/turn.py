@@ -8,10 +8,8 @@ from typing import NamedTuple
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, links, pace, talk
-from ..mail import notify
+from ..play import clock, fresh, limits, links, moves, pace, talk
 from ..log import store
-from ..db.database import write_transaction
 from ..games import IllegalAction
 from ..db.models import Link, Prepared, Seat, utcnow
 from ..games.base import current_language
@@ -51,21 +49,10 @@ def render_link_error(exc: links.LinkError):
                            dropped=dropped)
 
 
-def renew_refusal(game, link: Link, to_act: list[int]) -> tuple[int, str] | None:
-    """Why a fresh link asked for through `link` would not be mailed, as (status, reason), or
-    None when it would (`to_act`: the seats the game waits for): the renew route's one test,
-    which the pages obey before they offer it.
-    Only the seat's newest link may ask (an older one, even expired, cannot spend it), and a
-    link younger than PBEM_RENEW_INTERVAL is never replaced."""
-    if game.status != "running" or link.seat not in to_act:
-        return 409, _("It is not this seat's turn: there is nothing to do.")
-    if not links.is_newest(link):
-        return 410, _("A newer link has been emailed for this seat: use the latest email.")
-    since = utcnow() - dt.timedelta(seconds=current_app.config["RENEW_INTERVAL"])
-    if Link.select().where(Link.game == game, Link.seat == link.seat,
-                           Link.created_at > since).exists():
-        return 429, _("A link was emailed a few minutes ago: please look for it in your inbox.")
-    return None
+def renew_refusal(game, link: Link, to_act: list[int]):
+    """Why a fresh link asked for through `link` would not be mailed (limits.Refused), or None
+    when it would: the renew route's one test, which the pages obey before they offer it."""
+    return limits.fresh_link_refusal(game, link.seat, to_act, through=link)
 
 
 def _newer_mailed(game, link: Link):
@@ -96,7 +83,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
     presenter = presenter_for(game.rules)
     choices = present.choices(
         presenter, payload["actions"], payload["view"],
-        lambda a: notify.fill_names(rules.describe(state, seat, a), names))
+        lambda a: present.fill_names(rules.describe(state, seat, a), names))
     pick = request.args.get("pick")
     if pick is not None and pick not in choices.groups:
         pick, status = None, 400
@@ -147,7 +134,7 @@ def game_log(game, seat, names, language, turn_start=None):
         new = e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic)
         lines.append((LogLine(e.seq, e.seat, bool(e.automatic),
                               json.loads(e.action_json) if new else None),
-                      notify.fill_names((e.summaries or {}).get(language) or e.summary, names),
+                      present.fill_names((e.summaries or {}).get(language) or e.summary, names),
                       new))
     return lines
 
@@ -161,7 +148,7 @@ def done_lines(game, since_seq, names, language, until_others=False) -> list[str
         first = e.seat if first is None else first
         if until_others and e.seat != first and not e.automatic:
             break
-        lines.append(notify.fill_names(e.text(language), names))
+        lines.append(present.fill_names(e.text(language), names))
     return lines
 
 
@@ -263,7 +250,7 @@ def says(token):
     label = choices.presenter.label(found.action, choices.view)
     if label and not choices.presenter.says_outcome:
         return jsonify({"label": label, "says": ""})
-    said = notify.fill_names(store.rules_of(game).describe(store.state_of(game), access.seat,
+    said = present.fill_names(store.rules_of(game).describe(store.state_of(game), access.seat,
                                                            found.action), store.names_of(game))
     return jsonify({"label": label or said, "says": said if label else ""})
 
@@ -300,7 +287,7 @@ def act(token):
                         error=_("That action is not allowed: %(why)s",
                                 why=_("no legal action is chosen by those taps")))
     try:
-        store.append(access.game_id, access.seat, action, seq, link_id=access.link.id)
+        moves.act(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq:
         return page(game, access.seat, status=409,
                     error=_("This move was already played (perhaps from another tab). "
@@ -340,14 +327,10 @@ def renew(token):
     if link is None:
         raise links.LinkError(403, "tampered", "This link is not valid.")
     pace.come_back(link.game_id, link.seat)      # asking for a link is acting through it
-    with write_transaction():
-        game = store.lock_game(link.game_id)
-        rules, state = store.rules_of(game), store.state_of(game)
-        refusal = renew_refusal(game, link, rules.to_act(state))
-        if refusal is not None:
-            status, reason = refusal
-            return render_template("renew.html", game=game, sent=False, reason=reason), status
-        seat = Seat.get(Seat.game == game, Seat.index == link.seat)
-        notify.send_turn_mail(game, rules, state, seat, list(game.seats.order_by(Seat.index)),
-                              kind="link")
-    return render_template("renew.html", game=game, sent=True, reason=None)
+    try:
+        fresh.renew(link)
+    except limits.Refused as refusal:
+        return render_template("renew.html", game=store.get_game(link.game_id), sent=False,
+                               reason=refusal.reason), refusal.status
+    return render_template("renew.html", game=store.get_game(link.game_id), sent=True,
+                           reason=None)

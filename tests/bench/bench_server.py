@@ -15,6 +15,7 @@ from pathlib import Path
 
 import requests
 
+from pbem.play import moves as playing
 from pbem.db import database
 from pbem.log import store
 from pbem.app import create_app
@@ -86,7 +87,7 @@ def throughput(url: str) -> None:
         database.upgrade()
         tokens = []
         for i in range(GAMES):
-            game, _ = store.create_game("duel", players(), seed=i)
+            game, _ = playing.create_game("duel", players(), seed=i)
             tokens.append(last_token(game, 0))
         token0 = tokens[0]
         db.close()
@@ -121,14 +122,14 @@ def page_times(url: str) -> None:
     with app.app_context():
         db.connect(reuse_if_open=True)
         database.upgrade()
-        game, _ = store.create_game("duel", players(), seed=1, options={"rounds": 600})
+        game, _ = playing.create_game("duel", players(), seed=1, options={"rounds": 600})
         rules = RULES["duel"]
         figures = {}
         for target in MOVES:
             while game.seq < target:
                 state = store.state_of(game)
                 seat = rules.to_act(state)[0]
-                store.append(game.id, seat, rules.legal_actions(state, seat)[0], game.seq)
+                playing.act(game.id, seat, rules.legal_actions(state, seat)[0], game.seq)
                 game = store.get_game(game.id)
             seat = rules.to_act(store.state_of(game))[0]
             token = last_token(game, seat)

@@ -8,6 +8,7 @@ import re
 import pytest
 from flask import render_template
 
+from pbem.play import moves as playing
 from pbem.games.assyria import rules
 from pbem.games.base import speaking
 from pbem.present import choices as make_choices, presenter_for
@@ -171,7 +172,7 @@ def test_first_turn_played_by_tapping_from_the_emails(live, smtp, phone):
     from pbem.log import store
     from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
-    game, _ = store.create_game("assyria", PLAYERS, seed=11)
+    game, _ = playing.create_game("assyria", PLAYERS, seed=11)
     played, fed, shots = [], 0, 0
     feeder = None                       # the first player of the new turn order
     while True:
@@ -212,7 +213,7 @@ def test_first_turn_played_by_tapping_from_the_emails(live, smtp, phone):
         state = store.state_of(game)
         if state["phase"] != "actions":
             actions = store.rules_of(game).legal_actions(state, state["active"])
-            store.append(game.id, state["active"], actions[-1], game.seq)
+            playing.act(game.id, state["active"], actions[-1], game.seq)
     seat = state["active"]
     assert {"type": "offering", "camels": 1} in store.rules_of(game).legal_actions(state, seat)
     live.deliver()

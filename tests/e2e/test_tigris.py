@@ -10,6 +10,7 @@ import pytest
 from flask import render_template_string
 from playwright.sync_api import expect
 
+from pbem.play import moves as playing
 from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import speaking
@@ -220,7 +221,7 @@ def legal(game, seat, action):
 
 
 def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, phone):
-    game, _ = store.create_game("tigris", PLAYERS, seed=SEED)
+    game, _ = playing.create_game("tigris", PLAYERS, seed=SEED)
     live.deliver()
     mail = smtp.inbox.to("ann@example.org")[-1]
     assert "Your turn" in smtp.inbox.headline(mail)
@@ -271,10 +272,10 @@ def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, ph
 
 def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smtp, phone):
     players = [dict(PLAYERS[0], language="hu"), PLAYERS[1]]
-    game, _ = store.create_game("tigris", players, seed=SEED)
-    store.append(game.id, 0, legal(game, 0, {"type": "place_leader", "leader": "priest",
+    game, _ = playing.create_game("tigris", players, seed=SEED)
+    playing.act(game.id, 0, legal(game, 0, {"type": "place_leader", "leader": "priest",
                                              "at": [6, 7]}), 0)
-    store.append(game.id, 0, legal(game, 0, {"type": "pass"}), 1)
+    playing.act(game.id, 0, legal(game, 0, {"type": "pass"}), 1)
     live.deliver()
 
     phone.goto(links_for(smtp, "bob@example.org")[-1])
@@ -315,7 +316,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
 
 
 def test_swapping_tiles_opens_the_counts_and_asks_to_confirm(live, smtp, phone):
-    store.create_game("tigris", PLAYERS, seed=SEED)
+    playing.create_game("tigris", PLAYERS, seed=SEED)
     live.deliver()
     phone.goto(links_for(smtp, "ann@example.org")[-1])
     counts = phone.locator(".tg-swap-counts")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from pbem.play import moves as playing
 from pbem.log import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 
@@ -16,7 +17,7 @@ def last_link(smtp, address):
 
 
 def test_a_turn_of_two_actions_without_javascript(live, smtp, browser):
-    game, _ = store.create_game("tigris", [{"name": "Ann", "email": "flow-ann@example.org"},
+    game, _ = playing.create_game("tigris", [{"name": "Ann", "email": "flow-ann@example.org"},
                                            {"name": "Bob", "email": "flow-bob@example.org"}],
                                 seed=12)
     live.deliver()
@@ -60,7 +61,7 @@ def test_a_turn_of_two_actions_without_javascript(live, smtp, browser):
 
 
 def test_the_log_highlights_what_happened_since_the_last_turn(live, smtp, phone):
-    game, _ = store.create_game("tigris", [{"name": "Ann", "email": "log-ann@example.org"},
+    game, _ = playing.create_game("tigris", [{"name": "Ann", "email": "log-ann@example.org"},
                                            {"name": "Bob", "email": "log-bob@example.org"}],
                                 seed=12)
     rules = store.rules_of(game)
@@ -72,7 +73,7 @@ def test_the_log_highlights_what_happened_since_the_last_turn(live, smtp, phone)
         seat = rules.to_act(state)[0]
         action = next(a for a in rules.legal_actions(state, seat)
                       if a["type"] not in ("pass", "standing"))
-        store.append(game.id, seat, action, game.seq)
+        playing.act(game.id, seat, action, game.seq)
         moves += 1
     live.deliver()
     phone.goto(last_link(smtp, "log-ann@example.org"))

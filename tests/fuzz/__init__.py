@@ -204,11 +204,11 @@ def settings(database_url: str, smtp_port: int) -> dict:
 
 
 def create_games(rng: random.Random) -> None:
-    from pbem.log import store
+    from pbem.play import moves as playing
     for rules, players in GAMES:
         seats = [{"name": f"{rules[:3]}{i}", "email": f"{rules}{players}.{i}@fuzz.example.org",
                   "language": rng.choice(["en", "hu"])} for i in range(players)]
-        store.create_game(rules, seats, seed=rng.randrange(2**32), host_email="host@fuzz.example.org")
+        playing.create_game(rules, seats, seed=rng.randrange(2**32), host_email="host@fuzz.example.org")
 
 
 def run(requests_to_send: int, database_url: str | None = None, seed: int = 0,

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from pbem.play import moves as playing, records
 from pbem.db import database
 from pbem.log import store
 from pbem.db.models import Event, Game, Outbox, db
@@ -18,7 +19,7 @@ def cli(app):
 
 
 def played_game(moves=6, seed=5):
-    game, _ = store.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=seed)
     rules = store.rules_of(game)
     for _ in range(moves):
@@ -27,7 +28,7 @@ def played_game(moves=6, seed=5):
         if not rules.to_act(state):
             break
         seat = rules.to_act(state)[0]
-        store.append(game.id, seat, rules.legal_actions(state, seat)[0], game.seq)
+        playing.act(game.id, seat, rules.legal_actions(state, seat)[0], game.seq)
     return store.get_game(game.id)
 
 
@@ -105,7 +106,7 @@ def test_export_then_import_into_an_empty_database(cli, tmp_path, smtp, duel):
 
 def test_import_refuses_a_doctored_record(cli, tmp_path):
     game = played_game()
-    record = store.export(game)
+    record = records.export_game(game)
     record["events"][3]["action"]["card"] = 99
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))

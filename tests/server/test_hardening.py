@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from pbem.play import moves as playing
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event
@@ -29,7 +30,7 @@ def first_link(smtp, game):
 
 @pytest.fixture
 def duel_game(app, smtp):
-    game, host_token = store.create_game("duel", PLAYERS, seed=3)
+    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
     seat, token = first_link(smtp, game)
     return game, token, host_token
 
@@ -38,7 +39,7 @@ def duel_game(app, smtp):
 
 @pytest.mark.parametrize("rules", ["tigris", "tigris_cards"])
 def test_an_action_with_an_extra_key_is_refused_and_writes_nothing(app, client, smtp, rules):
-    game, _ = store.create_game(rules, PLAYERS, seed=5)
+    game, _ = playing.create_game(rules, PLAYERS, seed=5)
     seat, token = first_link(smtp, game)
     before = events(game)
     padded = {"type": "pass", "note": "x" * 20_000}
@@ -51,7 +52,7 @@ def test_an_action_with_an_extra_key_is_refused_and_writes_nothing(app, client, 
     assert "not one of the actions" in form.get_data(as_text=True)
     assert events(game) == before
     with pytest.raises(store.IllegalAction):
-        store.append(game.id, seat, {"type": "pass", "note": "x"}, game.seq)
+        playing.act(game.id, seat, {"type": "pass", "note": "x"}, game.seq)
     assert events(game) == before
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from pbem.play import moves as playing
 from pbem.play import home, pace
-from pbem.mail import mailer, notify
+from pbem.mail import mailer
+from pbem.play import announce
 from pbem.log import store
 from pbem.db.models import Link, Outbox, PlayerSettings, Seat
 from tests.conftest import LINK, token_of
@@ -17,11 +19,11 @@ ANN, BOB, CY = "ann@example.org", "bob@example.org", "cy@example.org"
 
 def games_for_ann():
     """Three running games of Ann's: her turn in two, not in the third."""
-    first, _ = store.create_game("duel", [{"name": "Ann", "email": ANN},
+    first, _ = playing.create_game("duel", [{"name": "Ann", "email": ANN},
                                           {"name": "Bob", "email": BOB}], seed=1)
-    second, _ = store.create_game("duel", [{"name": "Ann", "email": "Ann@Example.org"},
+    second, _ = playing.create_game("duel", [{"name": "Ann", "email": "Ann@Example.org"},
                                            {"name": "Cy", "email": CY}], seed=2)
-    third, _ = store.create_game("duel", [{"name": "Bob", "email": BOB},
+    third, _ = playing.create_game("duel", [{"name": "Bob", "email": BOB},
                                           {"name": "Ann", "email": ANN}], seed=3)
     return first, second, third
 
@@ -90,7 +92,7 @@ def test_play_now_opens_the_turn_and_spends_the_mailed_link(client, smtp):
     assert client.post(f"/me/{token}/games/{third.id}/play").headers["Location"].endswith(
         f"/me/{token}/games/{third.id}")
     # a game she does not play is not found
-    stranger, _ = store.create_game("duel", [{"name": "Bob", "email": BOB},
+    stranger, _ = playing.create_game("duel", [{"name": "Bob", "email": BOB},
                                              {"name": "Cy", "email": CY}], seed=4)
     assert client.post(f"/me/{token}/games/{stranger.id}/play").status_code == 404
     assert client.get(f"/me/{token}/games/{stranger.id}").status_code == 404
@@ -143,7 +145,7 @@ def test_the_digest_lists_every_waiting_game_once_a_day(client, smtp):
     assert len(tokens) == 2
     assert {client.get(f"/api/turn/{t}").get_json()["game"] for t in tokens} == {first.id, second.id}
     assert third.title in text or "Bob" in text
-    assert notify.digest_pass(day + dt.timedelta(days=1, hours=1)) == 1   # the next day again
+    assert announce.digest_pass(day + dt.timedelta(days=1, hours=1)) == 1   # the next day again
 
 
 def test_vacation_from_the_home_page(client, smtp):

@@ -19,8 +19,10 @@ from contextlib import contextmanager
 
 import pytest
 
+from pbem.play import moves as playing
 from pbem.play import links
-from pbem.mail import notify
+from pbem.mail import compose
+from pbem.play import announce
 from pbem.log import store
 from pbem.db.database import write_transaction
 from pbem.games.base import speaking
@@ -149,8 +151,8 @@ def turn_mail(game, rules, state, seat):
     """The turn email `seat` would get now (rendered, then rolled back)."""
     with db.atomic() as transaction:
         seats = list(Seat.select().where(Seat.game == game).order_by(Seat.index))
-        notify.send_turn_mail(game, rules, state, seats[seat], seats)
-        row = Outbox.select().order_by(Outbox.id.desc()).first()
+        announce.turn_mail(game, seats[seat])
+        row = compose.render(Outbox.select().order_by(Outbox.id.desc()).first())
         mail = "\n".join((row.subject, row.body_text, row.body_html))
         transaction.rollback()
     return TOKEN.sub(r"/\1/TOKEN", mail)
@@ -209,7 +211,7 @@ def check_no_leak(client, app, game, rng, sensitive: dict):
 
 def play_and_check(client, app, rules_name, players, seed, checkpoints, max_moves=4000):
     rng = random.Random(seed)
-    game, _ = store.create_game(rules_name, PLAYERS[:players], seed=seed)
+    game, _ = playing.create_game(rules_name, PLAYERS[:players], seed=seed)
     rules = store.rules_of(game)
     sensitive = {"checks": 0, "changed": 0}
     moves = 0
@@ -222,7 +224,7 @@ def play_and_check(client, app, rules_name, players, seed, checkpoints, max_move
         if moves in checkpoints:
             check_no_leak(client, app, game, rng, sensitive)
         seat = rng.choice(waiting)
-        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+        playing.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
         moves += 1
     game = Game.get_by_id(game.id)
     assert game.status == "over", f"{rules_name} did not end in {max_moves} moves"
@@ -282,14 +284,14 @@ def test_the_check_catches_a_leak(app, client, monkeypatch):
         return payload
 
     monkeypatch.setattr(api, "turn_payload", leaky)
-    game, _ = store.create_game("duel", PLAYERS[:3], seed=5)
+    game, _ = playing.create_game("duel", PLAYERS[:3], seed=5)
     with pytest.raises(AssertionError, match="the api of seat 0 changes"):
         check_no_leak(client, app, game, random.Random(1), {"checks": 0, "changed": 0})
 
 
 def test_a_running_games_replay_shows_no_other_holdings(app, client, monkeypatch):
     """Were the replay to show every seat's holdings before the end, the check would see it."""
-    game, _ = store.create_game("duel", PLAYERS[:2], seed=5)
+    game, _ = playing.create_game("duel", PLAYERS[:2], seed=5)
     real_render = replay_module.render
 
     def everything(game, seat, base, **kwargs):

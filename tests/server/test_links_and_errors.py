@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.play import moves as playing
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event, Link
@@ -14,7 +15,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
 
 @pytest.fixture
 def started(app, client, smtp):
-    game, host_token = store.create_game("duel", PLAYERS, seed=3)
+    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
     return game, token, host_token
@@ -87,7 +88,7 @@ def test_spent_link_is_410_and_wrong_seat_cannot_act(started, client, smtp):
     html = client.get(f"/turn/{token}")
     assert html.status_code == 410 and "fresh link" not in html.get_data(as_text=True)
     with pytest.raises(store.IllegalAction, match="not your turn"):
-        store.append(game.id, 0, {"type": "yield"}, store.get_game(game.id).seq)
+        playing.act(game.id, 0, {"type": "yield"}, store.get_game(game.id).seq)
     assert events(game) == before
 
 

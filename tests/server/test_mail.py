@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import socket
 
+from pbem.play import moves as playing
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Outbox, utcnow
@@ -20,13 +21,13 @@ def play_some_moves(game, moves=4):
         game = store.get_game(game.id)
         state = store.state_of(game)
         seat = rules.to_act(state)[0]
-        store.append(game.id, seat, rules.legal_actions(state, seat)[-1], game.seq)
+        playing.act(game.id, seat, rules.legal_actions(state, seat)[-1], game.seq)
 
 
 def test_smtp_down_then_back_delivers_every_mail_exactly_once(app_with):
     port = free_port()                      # nothing listens here yet
     app_with(port)
-    game, _ = store.create_game("duel", PLAYERS, seed=3)
+    game, _ = playing.create_game("duel", PLAYERS, seed=3)
     play_some_moves(game)                   # every action succeeds while mail is down
     waiting = Outbox.select().count()
     assert waiting >= 5
@@ -50,7 +51,7 @@ def test_smtp_down_then_back_delivers_every_mail_exactly_once(app_with):
 def test_temporary_refusal_retries_and_permanent_refusal_is_marked(app, smtp):
     smtp.inbox.refuse["ann@example.org"] = "450 4.2.1 mailbox busy, try later"
     smtp.inbox.refuse["bob@example.org"] = "550 5.1.1 no such user"
-    store.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
+    playing.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
     assert mailer.send_due() == {"sent": 1, "retry": 2, "failed": 1}
     bob = Outbox.get(Outbox.recipient == "bob@example.org")
     assert bob.failed_at is not None and "550" in bob.last_error
@@ -67,7 +68,7 @@ def test_a_server_that_never_answers_times_out_and_is_retried(app_with):
     silent.listen(5)                        # accepts the connection, never greets
     try:
         app_with(silent.getsockname()[1], MAIL_TIMEOUT=1)
-        store.create_game("duel", PLAYERS, seed=3)
+        playing.create_game("duel", PLAYERS, seed=3)
         counts = mailer.send_due()
     finally:
         silent.close()
@@ -77,7 +78,7 @@ def test_a_server_that_never_answers_times_out_and_is_retried(app_with):
 
 def test_permanent_failures_are_shown_on_the_host_page(app, client, smtp):
     smtp.inbox.refuse["bob@example.org"] = "550 5.1.1 no such user"
-    game, host_token = store.create_game("duel", PLAYERS, seed=3)
+    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     page = client.get(f"/host/{host_token}").get_data(as_text=True)
     assert "failed" in page and "550" in page and "bob@example.org" in page
@@ -91,12 +92,9 @@ def test_backoff_grows_and_is_capped():
 
 def test_long_lines_and_accents_survive_smtp(app, smtp):
     from pbem.db.models import Outbox
-    from pbem.mail.notify import queue
-    row = queue(None, None, "test", "ann@example.org", "Árvíztűrő tükörfúrógép", "turn",
-                seat=type("S", (), {"name": "Ann"}), names=["Ann"], prompt="Lépj!",
-                happened=["x" * 3000], link="http://pbem.test/turn/abc", max_age_days=30,
-                game_link="http://pbem.test/games/1", view={}, rules=None)
-    assert isinstance(row, Outbox)
+    Outbox.create(message_id="<long.1@pbem.test>", kind="test", recipient="ann@example.org",
+                  subject="Árvíztűrő tükörfúrógép", body_text="Lépj!\n" + "x" * 3000,
+                  body_html="<p>Lépj!</p><p>" + "x" * 3000 + "</p>")
     assert mailer.send_due() == {"sent": 1, "retry": 0, "failed": 0}
     message = smtp.inbox.messages[0]
     assert message["Subject"] == "Árvíztűrő tükörfúrógép"

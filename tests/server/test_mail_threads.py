@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from pbem.mail import mailer, notify
+from pbem.play import moves as playing
+from pbem.mail import compose, mailer
 from pbem.log import store
 from pbem.present import presenter_for
 from tests.conftest import play_at_random
@@ -24,14 +25,14 @@ def holdings(game, seat):
     """The holdings lines the seat's mail should carry now."""
     rules = store.rules_of(game)
     view = rules.view(store.state_of(game), seat)
-    with notify.in_language("en"):
-        return notify.holdings_lines(presenter_for(game.rules), view=view, seat=seat,
+    with compose.in_language("en"):
+        return compose.holdings_lines(presenter_for(game.rules), view=view, seat=seat,
                                      names=list(NAMES))
 
 
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_turn_mail_shows_own_holdings_and_no_one_elses(app, smtp, rules_name):
-    game, _ = store.create_game(rules_name, players(rules_name), seed=4)
+    game, _ = playing.create_game(rules_name, players(rules_name), seed=4)
     mailer.send_due()
     game = store.get_game(game.id)
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
@@ -50,7 +51,7 @@ def test_turn_mail_shows_own_holdings_and_no_one_elses(app, smtp, rules_name):
 
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_invitation_and_threading(app, smtp, rules_name):
-    game, _ = store.create_game(rules_name, players(rules_name), seed=5, title="Friday game")
+    game, _ = playing.create_game(rules_name, players(rules_name), seed=5, title="Friday game")
     play_at_random(game, 12, random.Random(5))
     mailer.send_due()
     for seat, name in enumerate(NAMES):
@@ -73,7 +74,7 @@ def test_invitation_and_threading(app, smtp, rules_name):
 def test_the_invitation_names_the_game_in_each_language(app, smtp):
     ps = players("duel")[:2]
     ps[1]["language"] = "hu"
-    store.create_game("tigris", ps, seed=1)
+    playing.create_game("tigris", ps, seed=1)
     mailer.send_due()
     assert "Tigris & Euphrates" in smtp.inbox.headline(smtp.inbox.to(ps[0]["email"])[0])
     assert "Tigris és Eufrátesz" in smtp.inbox.headline(smtp.inbox.to(ps[1]["email"])[0])

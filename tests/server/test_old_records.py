@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.play import records
 from pbem.log import store
 from pbem.games import RULES
 
@@ -23,10 +24,10 @@ RECORDS = {"tigris": DATA / "tigris" / "data" / "store-record-v1-3p.json",
 def test_a_version_1_record_imports_replays_and_verifies(app, rules_name):
     record = json.loads(RECORDS[rules_name].read_text())
     assert record["rules_version"] == 1 and record["status"] == "over"
-    game = store.import_record(record)
+    game = records.import_game(record)
     assert game.rules_version == 1 and game.status == "over"
     assert store.verify(game) == [] and game.head_hash == record["head_hash"]
-    assert store.export(game)["events"] == record["events"]
+    assert records.export_game(game)["events"] == record["events"]
     state = store.state_of(game)
     assert RULES[rules_name].result(state) is not None
     if rules_name == "tigris_cards":
@@ -37,7 +38,7 @@ def test_a_record_of_an_unknown_version_is_refused(app):
     record = json.loads(RECORDS["tigris"].read_text())
     record["rules_version"] = 99
     with pytest.raises(ValueError, match="versions"):
-        store.import_record(record)
+        records.import_game(record)
     record["rules_version"] = 2                 # says 2, but its creation event says 1
     with pytest.raises(ValueError, match="versions"):
-        store.import_record(record)
+        records.import_game(record)

@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
+from pbem.play import moves as playing
 from pbem.db import database
 from pbem.play import health
 from pbem.mail import mailer
@@ -29,7 +30,7 @@ def run(app):
 
 
 def new_game(host_email="host@example.org"):
-    game, _ = store.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=4,
                                 host_email=host_email)
     return game

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from pbem.play import moves as playing
 from pbem.play import health
 from pbem.mail import mailer
 from pbem.log import store
@@ -12,7 +13,7 @@ from tests.conftest import free_port
 
 
 def create_game():
-    game, _ = store.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=3)
     return game
 

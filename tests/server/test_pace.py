@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from pbem.play import moves as playing, records
 from pbem.play import clock, pace
 from pbem.mail import mailer
 from pbem.log import store
@@ -19,7 +20,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 
 def new_game(on_timeout="auto", days=1.0, drop_after=3, host_email="host@example.org"):
-    game, _ = store.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=host_email,
+    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=host_email,
                                 pace={"days": days, "on_timeout": on_timeout,
                                       "drop_after": drop_after})
     return game
@@ -114,7 +115,7 @@ def test_auto_drops_a_seat_after_drop_after_misses_and_its_player_comes_back(app
         state = store.state_of(game)
         who = rules.to_act(state)[0]
         if who == 1:
-            store.append(game.id, 1, rules.legal_actions(state, 1)[-1], game.seq)
+            playing.act(game.id, 1, rules.legal_actions(state, 1)[-1], game.seq)
             continue
         now = seat(game, 0).deadline + dt.timedelta(minutes=1)
         pace.run_pass(now)
@@ -126,7 +127,7 @@ def test_auto_drops_a_seat_after_drop_after_misses_and_its_player_comes_back(app
     game = store.get_game(game.id)
     state = store.state_of(game)
     if rules.to_act(state) == [1]:
-        store.append(game.id, 1, rules.legal_actions(state, 1)[-1], game.seq)
+        playing.act(game.id, 1, rules.legal_actions(state, 1)[-1], game.seq)
     game = store.get_game(game.id)
     assert 0 not in rules.to_act(store.state_of(game)) or game.status == "over"
     assert pace.come_back(game.id, 0) is True
@@ -212,22 +213,22 @@ def test_verify_and_export_import_hold_for_games_with_timeouts(app):
         if who == 0:
             pace.run_pass(seat(game, 0).deadline + dt.timedelta(seconds=1))
         else:
-            store.append(game.id, 1, rules.legal_actions(state, 1)[0], game.seq)
+            playing.act(game.id, 1, rules.legal_actions(state, 1)[0], game.seq)
     game = store.get_game(game.id)
     assert store.verify(game) == [] and len(timeouts(game)) >= 2
-    record = json.loads(json.dumps(store.export(game)))
+    record = json.loads(json.dumps(records.export_game(game)))
     assert record["pace"] == {"days": 1.0, "on_timeout": "auto", "drop_after": 1}
     marked = [e for e in record["events"] if e.get("timeout")]
     assert marked and all(e["timeout"] is True and e["seat"] == 0 for e in marked)
     assert all("timeout" not in e for e in record["events"] if not e.get("timeout"))
-    copy = store.import_record(record)
+    copy = records.import_game(record)
     assert copy.head_hash == game.head_hash and store.verify(copy) == []
     assert (copy.pace_days, copy.on_timeout, copy.drop_after) == (1.0, "auto", 1)
     # a record whose timeout mark was removed no longer matches its hashes
     for event in record["events"]:
         event.pop("timeout", None)
     with pytest.raises(ValueError, match="hash"):
-        store.import_record(record)
+        records.import_game(record)
 
 
 def test_api_deadlines(app, client, smtp):
@@ -376,7 +377,7 @@ def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout
     rng = random.Random(f"{rules_name}-{on_timeout}")
     count = 4 if rules_name == "tigris_cards" else 2   # four hands empty the deck sooner
     players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(count)]
-    game, _ = store.create_game(rules_name, players, seed=rng.randrange(10**6),
+    game, _ = playing.create_game(rules_name, players, seed=rng.randrange(10**6),
                                 host_email="host@example.org",
                                 pace={"days": 2, "on_timeout": on_timeout, "drop_after": 2})
     rules = store.rules_of(game)
@@ -391,7 +392,7 @@ def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout
         waiting = rules.to_act(state)
         if 0 not in waiting:
             who = rng.choice(waiting)
-            store.append(game.id, who, rng.choice(rules.legal_actions(state, who)), game.seq)
+            playing.act(game.id, who, rng.choice(rules.legal_actions(state, who)), game.seq)
             continue
         silent = seat(game, 0)
         now = max(now, silent.deadline) + dt.timedelta(minutes=1)
@@ -417,7 +418,7 @@ def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout
         assert misses == 2 and len(mails("host-dropped")) == 1
     else:
         assert len(mails("host-late")) == host_moves and mails("host-dropped") == []
-    copy = store.import_record(json.loads(json.dumps(store.export(game))))
+    copy = records.import_game(json.loads(json.dumps(records.export_game(game))))
     assert copy.head_hash == game.head_hash and store.verify(copy) == []
 
 
@@ -429,7 +430,7 @@ def test_two_pace_processes_at_the_same_moment_both_succeed_and_act_once(app, da
     import os
     import subprocess
     import sys
-    games = [store.create_game("assyria", PLAYERS, seed=i, host_email="host@example.org",
+    games = [playing.create_game("assyria", PLAYERS, seed=i, host_email="host@example.org",
                                pace={"days": 1, "on_timeout": "auto"})[0] for i in range(4)]
     asked = max(s.asked_at for s in Seat.select().where(Seat.asked_at.is_null(False)))
     from pbem.db.models import db

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from pbem.play import moves as playing, records
 from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import is_forced
@@ -30,7 +31,7 @@ def play(game, moves, rng):
         actions = rules.legal_actions(state, seat)
         assert not is_forced(rules, state, seat, actions) or len(waiting) > 1, \
             "a forced move was left for a player"
-        store.append(game.id, seat, rng.choice(actions), game.seq)
+        playing.act(game.id, seat, rng.choice(actions), game.seq)
     return store.get_game(game.id)
 
 
@@ -38,15 +39,15 @@ def play(game, moves, rng):
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_random_play_through_the_store(app, rules_name, count):
     rng = random.Random(f"{rules_name}-{count}")
-    game, _ = store.create_game(rules_name, players(count), seed=rng.randrange(10**9))
+    game, _ = playing.create_game(rules_name, players(count), seed=rng.randrange(10**9))
     game = play(game, MOVES[rules_name], rng)
     assert game.seq > 0 and store.verify(game) == []
     assert Event.select().where(Event.game == game).count() == game.seq + 1
     for event in Event.select().where(Event.game == game, Event.seq > 0):
         assert set(event.summaries) == {"en", "hu"} and all(event.summaries.values())
 
-    record = store.export(game)
-    copy = store.import_record(record)
+    record = records.export_game(game)
+    copy = records.import_game(record)
     assert copy.head_hash == game.head_hash
     assert store.state_of(copy) == store.state_of(game)
     assert Game.select().count() == 2

@@ -10,6 +10,7 @@ import threading
 
 import requests
 
+from pbem.play import moves as playing
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Link, Outbox, utcnow
@@ -39,7 +40,7 @@ def link_mails(game) -> int:
 
 
 def started(smtp):
-    game, _ = store.create_game("duel", PLAYERS, seed=3)
+    game, _ = playing.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     return game, token_of(smtp.inbox.last_link("ann@example.org"))
 

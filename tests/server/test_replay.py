@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from pbem.play import moves as playing, records
 from pbem.play import links
 from pbem.mail import mailer
 from pbem.log import store
@@ -23,7 +24,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 
 def test_every_step_is_the_state_the_log_replays_to(app):
-    game, _ = store.create_game("tigris", PLAYERS, seed=3)
+    game, _ = playing.create_game("tigris", PLAYERS, seed=3)
     game = play_at_random(game, 70, random.Random(3))
     rules = store.rules_of(game)
     expected = {event.seq: rules.dump(state) for event, state in store.replay(game)}
@@ -37,7 +38,7 @@ def test_every_step_is_the_state_the_log_replays_to(app):
 
 
 def test_checkpoints_of_another_database_are_not_reused(app):
-    game, _ = store.create_game("duel", PLAYERS, seed=1)
+    game, _ = playing.create_game("duel", PLAYERS, seed=1)
     replay_module._checkpoints[game.id] = {0: ("not this game", {"bogus": True})}
     state, _ = replay_module.state_at(game, 0)
     assert state == store.rules_of(game).setup(2, 1, {"rounds": 2, "open_hands": False})
@@ -52,7 +53,7 @@ def controls(page: str) -> dict:
 
 
 def test_spectators_step_through_with_links_and_forms(app, client):
-    game, _ = store.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
+    game, _ = playing.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
     game = play_at_random(game, 4, random.Random(2))
     base = f"/games/{game.id}/replay"
     page = client.get(f"{base}?step=1").get_data(as_text=True)
@@ -64,9 +65,9 @@ def test_spectators_step_through_with_links_and_forms(app, client):
     assert 'type="range" name="step"' in page and 'type="number" name="step"' in page
     assert "<script" in page and "replay.js" in page and "onclick" not in page
     assert f"Move 1 of {game.seq}" in page
-    playing = client.get(f"{base}?step=2&play=1").get_data(as_text=True)
-    assert 'http-equiv="refresh"' in playing and "step=3&amp;play=1" in playing
-    assert 'data-playing="1"' in playing
+    autoplay = client.get(f"{base}?step=2&play=1").get_data(as_text=True)
+    assert 'http-equiv="refresh"' in autoplay and "step=3&amp;play=1" in autoplay
+    assert 'data-playing="1"' in autoplay
     assert client.get(f"{base}?step=999").status_code == 200
     assert f"Move {game.seq} of {game.seq}" in client.get(f"{base}?step=999").get_data(as_text=True)
     assert client.get("/games/999/replay").status_code == 404
@@ -77,7 +78,7 @@ def test_spectators_step_through_with_links_and_forms(app, client):
 
 
 def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
-    game, _ = store.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
+    game, _ = playing.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
     mailer.send_due()
     first = token_of(smtp.inbox.last_link("ann@example.org"))
     game = play_at_random(game, 1, random.Random(2))              # Ann attacked: Bob is to act
@@ -106,7 +107,7 @@ def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
 
 
 def test_a_finished_game_shows_everything(app, client):
-    game, _ = store.create_game("duel", PLAYERS, seed=2)
+    game, _ = playing.create_game("duel", PLAYERS, seed=2)
     game = play_at_random(game, 50, random.Random(2))
     assert game.status == "over"
     page = client.get(f"/games/{game.id}/replay?step=1").get_data(as_text=True)
@@ -115,7 +116,7 @@ def test_a_finished_game_shows_everything(app, client):
     archive = client.get("/games").get_data(as_text=True)
     assert f"/games/{game.id}/replay" in archive and f"/games/{game.id}/record.json" in archive
     record = client.get(f"/games/{game.id}/record.json").get_json()
-    copy = store.import_record(record)
+    copy = records.import_game(record)
     assert copy.head_hash == game.head_hash
 
 
@@ -145,7 +146,7 @@ def long_record(moves: int) -> dict:
 
 
 def test_a_step_in_a_2000_move_game_needs_few_applications(app, client, monkeypatch):
-    game = store.import_record(long_record(2000))
+    game = records.import_game(long_record(2000))
     assert game.seq == 2000
     rules = RULES["duel"]
     calls = {"n": 0}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+from pbem.play import moves as playing
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.games import RULES
@@ -28,7 +29,7 @@ def to_a_conflict(game):
             return game, state
         actions = rules.legal_actions(state, waiting[0])
         placing = [a for a in actions if a["type"] in ("place_tile", "place_leader")]
-        store.append(game.id, waiting[0], rng.choice(placing or actions), game.seq)
+        playing.act(game.id, waiting[0], rng.choice(placing or actions), game.seq)
     raise AssertionError("no conflict in 3000 moves")
 
 
@@ -40,7 +41,7 @@ def panel(html: str) -> dict[str, str]:
 
 
 def test_a_tigris_conflict_marks_who_must_act_everywhere(app, client, smtp):
-    game, _ = store.create_game("tigris", PLAYERS, seed=7)
+    game, _ = playing.create_game("tigris", PLAYERS, seed=7)
     game, state = to_a_conflict(game)
     mailer.send_due()
     rules = store.rules_of(game)
@@ -88,7 +89,7 @@ def test_singular_and_plural_in_the_log():
 
 
 def test_mail_breaks_only_links_and_counts_days(app, app_with, smtp):
-    store.create_game("duel", PLAYERS[:2], seed=1)
+    playing.create_game("duel", PLAYERS[:2], seed=1)
     mailer.send_due()
     mail = smtp.inbox.to("ann@example.org")[-1]
     html = mail.get_body(preferencelist=("html",)).get_content()
@@ -100,7 +101,7 @@ def test_mail_breaks_only_links_and_counts_days(app, app_with, smtp):
 
 def test_a_short_link_age_says_one_day(app_with, smtp):
     app_with(smtp.port, LINK_MAX_AGE=3600)
-    store.create_game("duel", PLAYERS[:2], seed=1)
+    playing.create_game("duel", PLAYERS[:2], seed=1)
     mailer.send_due()
     text = smtp.inbox.text(smtp.inbox.to("ann@example.org")[-1])
     assert "at most 1 day)" in text and "0 days" not in text
@@ -122,7 +123,7 @@ def test_pass_says_it_ends_the_turn(app):
 
 def test_a_finished_replay_calls_no_other_hand_yours(app, client, smtp):
     from tests.conftest import play_at_random
-    game, _ = store.create_game("tigris_cards", PLAYERS[:2], seed=4)
+    game, _ = playing.create_game("tigris_cards", PLAYERS[:2], seed=4)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
     game = play_at_random(game, 20000, random.Random(4))     # to the end, however long

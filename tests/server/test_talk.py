@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from pbem.play import moves as playing, records
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.play import talk
@@ -15,7 +16,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
 
 
 def started(smtp, seed=3):
-    game, _ = store.create_game("duel", PLAYERS, seed=seed)
+    game, _ = playing.create_game("duel", PLAYERS, seed=seed)
     mailer.send_due()
     return game, token_of(smtp.inbox.last_link("ann@example.org"))
 
@@ -44,7 +45,7 @@ def test_spent_and_replay_links_may_post_but_not_forged_ones(client, smtp):
     game, ann = started(smtp)
     state = store.state_of(game)
     rules = store.rules_of(game)
-    store.append(game.id, 0, rules.legal_actions(state, 0)[0], game.seq)   # Ann's link is spent
+    playing.act(game.id, 0, rules.legal_actions(state, 0)[0], game.seq)   # Ann's link is spent
     assert client.get(f"/api/turn/{ann}").status_code == 410
     answer = client.post(f"/turn/{ann}/messages", data={"text": "Your move, Bob"})
     assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/turn/{ann}/done#talk")
@@ -87,7 +88,7 @@ def test_messages_ride_the_next_turn_mail_once_never_a_mail_of_their_own(client,
     assert Outbox.select().count() == mails            # no mail for a message
     # Ann attacks: Bob is asked, and his mail carries Ann's message
     state = store.state_of(game)
-    store.append(game.id, 0, store.rules_of(game).legal_actions(state, 0)[0], game.seq)
+    playing.act(game.id, 0, store.rules_of(game).legal_actions(state, 0)[0], game.seq)
     mailer.send_due()
     bob_mails = smtp.inbox.to("bob@example.org")
     last = smtp.inbox.text(bob_mails[-1])
@@ -101,7 +102,7 @@ def test_messages_ride_the_next_turn_mail_once_never_a_mail_of_their_own(client,
         game = store.get_game(game.id)
         state = store.state_of(game)
         seat = store.rules_of(game).to_act(state)[0]
-        store.append(game.id, seat, store.rules_of(game).legal_actions(state, seat)[-1], game.seq)
+        playing.act(game.id, seat, store.rules_of(game).legal_actions(state, seat)[-1], game.seq)
         rng_moves += 1
     mailer.send_due()
     texts = [smtp.inbox.text(m) for m in smtp.inbox.to("bob@example.org")]
@@ -113,14 +114,14 @@ def test_messages_ride_the_next_turn_mail_once_never_a_mail_of_their_own(client,
 def test_messages_are_exported_and_imported_but_not_in_the_public_record(client, smtp):
     game, ann = started(smtp)
     client.post(f"/api/turn/{ann}/messages", json={"text": "gg"})
-    record = store.export(store.get_game(game.id))
+    record = records.export_game(store.get_game(game.id))
     assert [(m["seat"], m["text"]) for m in record["messages"]] == [(0, "gg")]
-    copy = store.import_record(json.loads(json.dumps(record)))
+    copy = records.import_game(json.loads(json.dumps(record)))
     assert [m["text"] for m in talk.listing(copy)] == ["gg"]
-    assert "messages" not in store.export(game, messages=False)
+    assert "messages" not in records.export_game(game, messages=False)
     bad = dict(record, messages=[{"seat": 9, "text": "x", "at": "2026-01-01T00:00:00"}])
     try:
-        store.import_record(bad)
+        records.import_game(bad)
     except ValueError as exc:
         assert "seat" in str(exc)
     else:

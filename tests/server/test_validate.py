@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from pbem.play import moves as playing, records
 from pbem.log import store
 from pbem import validate
 from pbem.db.models import Game, Outbox
@@ -53,7 +54,7 @@ def test_four_long_tigris_names_get_a_shortened_default_title(client):
 
 
 def test_addresses_are_normalised_and_names_trimmed(app):
-    game, _ = store.create_game("duel", [{"name": "  Ann ", "email": "Ann@EXAMPLE.org"},
+    game, _ = playing.create_game("duel", [{"name": "  Ann ", "email": "Ann@EXAMPLE.org"},
                                          {"name": "Bob", "email": "bob@example.org"}],
                                 host_email="Host@Example.ORG")
     seats = list(game.seats.order_by(store.Seat.index))
@@ -68,7 +69,7 @@ def test_the_store_refuses_whatever_entry_calls_it(app):
             ([{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}], "", "h\r@x.org"),
             ([{"name": "A", "email": LONG_EMAIL}, {"name": "B", "email": "b@x.org"}], "", "")]:
         with pytest.raises(ValueError):
-            store.create_game("duel", players, title=title, host_email=host)
+            playing.create_game("duel", players, title=title, host_email=host)
     assert Game.select().count() == 0
 
 
@@ -108,9 +109,9 @@ def test_games_create_shortens_a_long_default_title(cli):
     ({"name": "Bob"}, "T" * 201, "at most 200"),
 ])
 def test_games_import_refuses_poisoned_records(cli, tmp_path, seat, title, words):
-    game, _ = store.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=4)
-    record = store.export(game)
+    record = records.export_game(game)
     record["seats"][1] = {**record["seats"][1], **seat}
     record["title"] = title or record["title"]
     path = tmp_path / "record.json"

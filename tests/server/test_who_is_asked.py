@@ -12,6 +12,7 @@ import html
 
 import pytest
 
+from pbem.play import moves as playing
 from pbem.log import store
 from pbem.games import RULES
 from pbem.db.models import Event
@@ -43,13 +44,13 @@ def through_the_store(rules_name: str, state: dict, steps) -> list:
     """Play `steps` from a game whose snapshot is `state`; after each: the seats the game waits
     for and, for each event it wrote, (seat, automatic)."""
     rules = RULES[rules_name]
-    game, _ = store.create_game(rules_name, seats(state["players"]), seed=1)
+    game, _ = playing.create_game(rules_name, seats(state["players"]), seed=1)
     game.state = rules.dump(state)
     game.save()
     seen = []
     for seat, action in steps:
         game = store.get_game(game.id)
-        applied = store.append(game.id, seat, action, game.seq)
+        applied = playing.act(game.id, seat, action, game.seq)
         events = [(e.seat, e.automatic) for e in applied.events]
         seen.append((rules.to_act(applied.state), events))
     assert Event.select().where(Event.game == game, Event.automatic == True).count() == sum(  # noqa: E712
@@ -199,7 +200,7 @@ def test_cards_standing_answers_answer_whatever_the_hand(app):
 
 def test_tigris_turn_page_shows_the_standing_answer_and_its_button(app, client):
     from pbem.play import links
-    game, _ = store.create_game("tigris", seats(2), seed=5)
+    game, _ = playing.create_game("tigris", seats(2), seed=5)
     token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
     page = html.unescape(client.get(f"/turn/{token}").get_data(as_text=True))
     assert "Standing answer for revolts and wars on other players' turns:" in page
@@ -210,7 +211,7 @@ def test_tigris_turn_page_shows_the_standing_answer_and_its_button(app, client):
     assert "Előre megadott válasz mások körében zajló lázadásokra és háborúkra:" in hu
     assert ">Mostantól mások körében soha ne adj be lapkát konfliktusban</button>" in hu
     never = {"type": "standing", "decision": "support", "answer": "never"}
-    applied = store.append(game.id, 0, never, game.seq)
+    applied = playing.act(game.id, 0, never, game.seq)
     assert applied.events[0].summary == "{p0} left a standing answer for support in conflicts."
     page = html.unescape(client.get(f"/turn/{token}?lang=en").get_data(as_text=True))
     assert "<strong>never commit tiles, whatever you hold</strong>" in page

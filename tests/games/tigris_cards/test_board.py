@@ -14,8 +14,9 @@ import re
 import pytest
 from flask import render_template
 
+from pbem.play import moves as playing
 from pbem.play import links
-from pbem.mail import notify
+from pbem.mail import compose
 from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import current_language, set_language
@@ -68,7 +69,7 @@ def check_page(page: str, actions: list[dict], view: dict) -> None:
 def play_and_check(app, client, count: int, seed: int, moves: int, every: int) -> set:
     rng = random.Random(seed)
     rules = RULES[RULES_NAME]
-    game, _ = store.create_game(RULES_NAME, players(count), seed=rng.randrange(10**9))
+    game, _ = playing.create_game(RULES_NAME, players(count), seed=rng.randrange(10**9))
     kinds = set()
     for step in range(moves):
         game = store.get_game(game.id)
@@ -85,7 +86,7 @@ def play_and_check(app, client, count: int, seed: int, moves: int, every: int) -
         # lean towards the actions that build the table, so conflicts and ships happen
         busy = [a for a in actions if a["type"] in ("card", "leader")]
         action = rng.choice(busy if busy and rng.random() < 0.85 else actions)
-        store.append(game.id, seat, action, game.seq)
+        playing.act(game.id, seat, action, game.seq)
     return kinds
 
 
@@ -120,12 +121,12 @@ def test_taps_are_distinct_in_many_positions_without_pages():
 def test_spectator_page_and_email_picture(app, client):
     rng = random.Random(5)
     rules = RULES[RULES_NAME]
-    game, _ = store.create_game(RULES_NAME, players(3), seed=77)
+    game, _ = playing.create_game(RULES_NAME, players(3), seed=77)
     for _ in range(60):
         game = store.get_game(game.id)
         state = store.state_of(game)
         seat = rules.to_act(state)[0]
-        store.append(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+        playing.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
     game = store.get_game(game.id)
     state = store.state_of(game)
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
@@ -138,14 +139,14 @@ def test_spectator_page_and_email_picture(app, client):
     assert max(len(line) for line in picture.splitlines()) < 500   # SMTP refuses long lines
     assert "P0" in picture
     with app.test_request_context():                    # the hand goes with it, as plain lines
-        lines = notify.holdings_lines(presenter, view=rules.view(state, 1), seat=1,
+        lines = compose.holdings_lines(presenter, view=rules.view(state, 1), seat=1,
                                       names=store.names_of(game))
     assert lines[0].startswith("Your hand: ") and "Your leaders: " in lines[1]
 
 
 
 def test_the_turn_page_speaks_hungarian(app, client):
-    game, _ = store.create_game(RULES_NAME, players(2), seed=3)
+    game, _ = playing.create_game(RULES_NAME, players(2), seed=3)
     start = store.state_of(game)["active"]            # the start player is drawn from the seed
     token = links.issue(app.config["SECRET_KEY"], game, start, 3600)
     page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)
@@ -210,7 +211,7 @@ def test_labels_are_instructions_and_exist_in_hungarian(app):
 
 
 def test_buttons_on_the_hungarian_turn_page_are_instructions(app, client):
-    game, _ = store.create_game(RULES_NAME, players(2), seed=3)
+    game, _ = playing.create_game(RULES_NAME, players(2), seed=3)
     start = store.state_of(game)["active"]            # the start player is drawn from the seed
     token = links.issue(app.config["SECRET_KEY"], game, start, 3600)
     page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)

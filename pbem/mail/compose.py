@@ -1,0 +1,306 @@
+"""Outbox rows -> mails: the subject and both bodies, rendered outside the game's lock.
+
+A row says what to send (pbem/play/outbox.py): its template, the recipient's language and a
+context of plain values (a link's token, the move the mail was asked at, the range of messages
+it carries). Rendering reads the game as it stood at that move, so a mail says the same whether
+it is rendered right after its transaction committed or later by the mail worker.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from flask import current_app, g, has_request_context, render_template
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from jinja2 import TemplateNotFound
+from markupsafe import Markup
+
+from ..db.models import Event, Game, Outbox, Seat, Signup
+from ..games.base import speaking
+from ..log import store
+from ..play import home, optout, outbox, talk
+from ..present import fill_names, others_actions, presenter_for, results
+from ..present.titles import game_name, title_of
+
+
+class Unrenderable(Exception):
+    """A row whose mail cannot be built (its game is gone, its template fails)."""
+
+
+# -- addresses -------------------------------------------------------------------------------------
+
+def absolute(path: str) -> str:
+    """An absolute URL from PBEM_BASE_URL, never from the request's Host header."""
+    return current_app.config["BASE_URL"].rstrip("/") + path
+
+
+def turn_url(token: str) -> str:
+    return absolute(f"/turn/{token}")
+
+
+def host_url(token: str) -> str:
+    return absolute(f"/host/{token}")
+
+
+def game_url(game: Game) -> str:
+    return absolute(f"/games/{game.id}")
+
+
+def home_url(address: str) -> str:
+    """The recipient's home page: every game of that address (in every mail's footer)."""
+    return absolute(f"/me/{home.issue(current_app.config['SECRET_KEY'], address)}")
+
+
+def replay_url(token: str) -> str:
+    return absolute(f"/replay/{token}")
+
+
+def optout_url(recipient: str) -> str:
+    return absolute("/optout/" + optout.token(current_app.config["SECRET_KEY"], recipient))
+
+
+def subject(game: Game) -> str:
+    """Every mail of a game has the same subject, so that mail clients keep them together
+    (what each one asks is its first line)."""
+    return f"[pbem] {title_of(game)}"
+
+
+@contextmanager
+def in_language(language: str):
+    """Pages' templates (Flask-Babel) and rules engines both speak `language` here."""
+    with force_locale(language), speaking(language):
+        yield
+
+
+# -- rendering ---------------------------------------------------------------------------------------
+
+def init_app(app) -> None:
+    """Rows are rendered as soon as their use case commits: at once in commands and workers,
+    after the response has gone in a web request (a move's answer never waits for the other
+    players' mails). Whatever is left the mail worker renders before sending."""
+    outbox.set_renderer(app, after_commit)
+
+    @app.after_request
+    def render_after_response(response):
+        ids = g.pop("pbem_unrendered", None)
+        if ids:
+            app_object = current_app._get_current_object()
+
+            def render_them():
+                with app_object.app_context():
+                    render_ids(ids)
+            response.call_on_close(render_them)
+        return response
+
+
+def after_commit(ids: list[int]) -> None:
+    if has_request_context():
+        g.setdefault("pbem_unrendered", []).extend(ids)
+    else:
+        render_ids(ids)
+
+
+def render_ids(ids: list[int]) -> None:
+    """Render the rows that are still unrendered; a failure is left for the worker, which
+    marks the row failed if it fails again."""
+    for row in Outbox.select().where(Outbox.id.in_(ids), Outbox.rendered == False):  # noqa: E712
+        try:
+            render(row)
+        except Exception:  # noqa: BLE001 - the worker tries again before sending
+            current_app.logger.exception("mail %s could not be rendered yet", row.id)
+
+
+def render(row: Outbox) -> Outbox:
+    """Fill in the row's subject and bodies from its template and context, and save them."""
+    if row.rendered:
+        return row
+    build = TEMPLATES.get(row.template)
+    if build is None:
+        raise Unrenderable(f"no such mail template {row.template!r}")
+    context = dict(row.context or {})
+    game = Game.get_or_none(Game.id == row.game_id) if row.game_id is not None else None
+    if row.game_id is not None and game is None:
+        raise Unrenderable("the game of this mail is gone")
+    with in_language(row.language):
+        mail_subject, values = build(row, game, context)
+        values.update(game=game, base_url=current_app.config["BASE_URL"],
+                      optout_link=optout_url(row.recipient), home_link=home_url(row.recipient))
+        values.setdefault("game_link", game_url(game) if game is not None else None)
+        text = render_template(f"emails/{row.template}.txt", **values)
+        html = render_template(f"emails/{row.template}.html", **values)
+    (Outbox.update(subject=mail_subject[:300], body_text=text, body_html=html, rendered=True)
+     .where(Outbox.id == row.id, Outbox.rendered == False).execute())  # noqa: E712
+    row.subject, row.body_text, row.body_html, row.rendered = mail_subject[:300], text, html, True
+    return row
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.order_by(Seat.index))
+
+
+def state_at(game: Game, seq: int):
+    """The game's state after move `seq`: the snapshot when the game has not moved since."""
+    rules = store.rules_of(game)
+    if seq == game.seq:
+        return rules, rules.load(game.state)
+    state = None
+    for _event, state in store.replay(game, upto=seq):
+        pass
+    return rules, state
+
+
+def since_last_turn(game: Game, seat: Seat, since: int, upto: int, names: list[str]) -> list[str]:
+    events = (game.events.where(Event.seq > since, Event.seq <= upto, Event.seq > 0)
+              .order_by(Event.seq))
+    return [fill_names(e.text(seat.language), names) for e in events
+            if e.summary and not (e.seat == seat.index and not e.automatic)]
+
+
+def _last_moves(game: Game, seat: Seat, since: int, upto: int, presenter, view) -> set[str]:
+    """Where the others' moves since this seat's last mail went: the picture rings them."""
+    events = game.events.where(Event.seq > since, Event.seq <= upto).order_by(Event.seq)
+    return presenter.last_moves(others_actions(events, seat.index), view)
+
+
+def picture(presenter, **context) -> Markup:
+    """The game's small picture of the board for mail clients (its `email_template`), or
+    nothing: a broken picture must never stop a mail."""
+    if not presenter.email_template:
+        return Markup("")
+    try:
+        return Markup(render_template(presenter.email_template, presenter=presenter, **context))
+    except TemplateNotFound:
+        current_app.logger.warning("no email picture: %s is missing", presenter.email_template)
+        return Markup("")
+    except Exception:  # noqa: BLE001 - the mail goes out without its picture
+        current_app.logger.exception("the email picture %s failed", presenter.email_template)
+        return Markup("")
+
+
+def holdings_lines(presenter, **context) -> list[str]:
+    """The seat's own holdings as plain lines (the game's `holdings_text_template`), for both
+    parts of a turn mail; like the picture, a failure never stops a mail."""
+    if not presenter.holdings_text_template:
+        return []
+    try:
+        text = render_template(presenter.holdings_text_template, presenter=presenter, **context)
+    except Exception:  # noqa: BLE001 - the mail goes out without the holdings
+        current_app.logger.exception("the holdings %s failed", presenter.holdings_text_template)
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _own_title(game: Game) -> str:
+    """The host's own title for the game ("" when it is the default one)."""
+    return "" if title_of(game).startswith(game_name(game.rules) + ":") else title_of(game)
+
+
+def _max_age_days() -> int:
+    return max(1, -(-current_app.config["LINK_MAX_AGE"] // 86400))
+
+
+# -- one builder per template: (subject, the template's values) ------------------------------------
+
+def _invite(row, game, context):
+    seats = _seats(game)
+    return subject(game), dict(seat=seats[row.seat], names=[s.name for s in seats], host="",
+                               game_name=game_name(game.rules), own_title=_own_title(game))
+
+
+def _host(row, game, context):
+    return subject(game), dict(names=[s.name for s in _seats(game)],
+                               host_link=host_url(context["host_token"]))
+
+
+def _turn(row, game, context):
+    seats = _seats(game)
+    seat, names = seats[row.seat], [s.name for s in seats]
+    seq, since = context["seq"], context["since"]
+    rules, state = state_at(game, seq)
+    presenter = presenter_for(game.rules)
+    view = rules.view(state, seat.index)
+    prompt = presenter.subject(view) or _("Your turn")
+    reminder = row.kind == "reminder"
+    if reminder:
+        prompt = _("Reminder: %(prompt)s", prompt=prompt)
+    token = context["token"]
+    return subject(game), dict(
+        seat=seat, names=names, prompt=prompt, view=view, rules=rules, reminder=reminder,
+        deadline=seat.deadline, dropped=context.get("dropped", False), presenter=presenter,
+        happened=since_last_turn(game, seat, since, seq, names),
+        messages=talk.mailed_between(game, seat.index, context.get("talk"), names),
+        picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
+                        last_moves=_last_moves(game, seat, since, seq, presenter, view)),
+        holdings=holdings_lines(presenter, view=view, names=names, seat=seat.index),
+        link=turn_url(token), replay_link=replay_url(token), max_age_days=_max_age_days())
+
+
+def _over(row, game, context):
+    seats = _seats(game)
+    seat, names = seats[row.seat], [s.name for s in seats]
+    rules, state = state_at(game, context["seq"])
+    result = rules.result(state)
+    presenter = presenter_for(game.rules)
+    view = rules.view(state, seat.index)
+    return subject(game), dict(
+        seat=seat, names=names, ranking=[[names[i] for i in tie]
+                                         for tie in result.get("ranking", [])],
+        result=result, summary=results.summary(result, names), view=view, presenter=presenter,
+        picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),
+        happened=since_last_turn(game, seat, context["since"], context["seq"], names),
+        messages=talk.mailed_between(game, seat.index, context.get("talk"), names),
+        replay_link=absolute(f"/games/{game.id}/replay"),
+        record_link=absolute(f"/games/{game.id}/record.json"))
+
+
+def _host_notice(row, game, context):
+    seat = _seats(game)[context["seat"]]
+    if context["what"] == "dropped":
+        said = _("%(name)s now plays by default moves", name=seat.name)
+    else:
+        said = _("%(name)s missed a deadline", name=seat.name)
+    return f"[pbem] {title_of(game)}: {said}", dict(
+        what=context["what"], name=seat.name, drop_after=game.drop_after,
+        on_timeout=game.on_timeout)
+
+
+def _confirm(row, game, context):
+    signup = Signup.get_by_id(context["signup"])
+    asked = signup.request
+    return "[pbem] " + _("confirm your new game"), dict(
+        link=context["link"], game_title=game_name(asked["rules"]), title=asked["title"],
+        names=[p["name"] for p in asked["players"]],
+        hours=current_app.config["SIGNUP_MAX_AGE"] // 3600, game_link=None)
+
+
+def _home(row, game, context):
+    return "[pbem] " + _("All your games"), dict(game_link=None)
+
+
+def _digest(row, game, context):
+    entries = []
+    for entry in context["entries"]:
+        game_of = Game.get_or_none(Game.id == entry["game"])
+        if game_of is None:
+            continue
+        seats = _seats(game_of)
+        seat, names = seats[entry["seat"]], [s.name for s in seats]
+        rules, state = state_at(game_of, entry["seq"])
+        view = rules.view(state, seat.index)
+        entries.append({
+            "game": game_of, "title": title_of(game_of),
+            "prompt": presenter_for(game_of.rules).subject(view) or _("Your turn"),
+            "happened": since_last_turn(game_of, seat, entry["since"], entry["seq"], names),
+            "messages": talk.mailed_between(game_of, seat.index, entry.get("talk"), names),
+            "link": turn_url(entry["token"]), "replay_link": replay_url(entry["token"])})
+    if len(entries) == 1:
+        mail_subject = f"[pbem] {entries[0]['title']}: {entries[0]['prompt']}"
+    else:
+        mail_subject = "[pbem] " + _("%(n)s games wait for you", n=len(entries))
+    return mail_subject, dict(entries=entries, game_link=None,
+                              max_age_days=current_app.config["LINK_MAX_AGE"] // 86400)
+
+
+TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
+             "host_notice": _host_notice, "confirm": _confirm, "home": _home,
+             "digest": _digest}

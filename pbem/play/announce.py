@@ -1,0 +1,133 @@
+"""Who must hear of a change, and what each is sent: outbox rows, in the caller's transaction.
+
+After every change the seats now asked get a fresh link and a turn mail, the links of the seats
+whose turn ended are spent, and at the end everyone hears the result. The rows say what to send
+(a template and its context); pbem/mail/compose.py renders them outside the game's lock.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import current_app
+
+from ..db.models import Game, Outbox, Seat
+from . import home, links, outbox, talk
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.order_by(Seat.index))
+
+
+def game_created(game: Game, host_token: str) -> None:
+    """Invite every player; give the host the game's host link."""
+    seats = _seats(game)
+    for seat in seats:
+        outbox.queue(game, seat.index, "invite", seat.email, "invite", seat.language)
+    if game.host_email:
+        host_link(game, host_token, seats)
+
+
+def host_link(game: Game, host_token: str, seats: list[Seat] | None = None) -> None:
+    """The host's page link, to the host's address (at creation, or when it is issued anew)."""
+    seats = _seats(game) if seats is None else seats
+    outbox.queue(game, None, "host", game.host_email, "host",
+                 seats[0].language if seats else "en", host_token=host_token)
+
+
+def after_change(game: Game, rules, state, before: list[int]) -> None:
+    """Spend the links of seats whose turn ended; mail a link to each seat now to act;
+    tell everyone when the game is over."""
+    now = rules.to_act(state)
+    links.spend(game, [s for s in before if s not in now], "played")
+    seats = _seats(game)
+    if rules.result(state) is not None:
+        links.spend(game, range(game.players), "turn_over")
+        for seat in seats:
+            outbox.queue(game, seat.index, "over", seat.email, "over", seat.language,
+                         seq=game.seq, since=seat.seen_seq, talk=talk.mark_mailed(game, seat))
+        return
+    for index in now:
+        if index not in before:
+            turn_mail(game, seats[index])
+
+
+def turn_mail(game: Game, seat: Seat, kind: str = "turn") -> str | None:
+    """Issue a fresh link for `seat` and queue its mail: what happened since its last turn, the
+    board, what is asked (`kind`: turn, reminder or link — a fresh link asked for). A player on
+    a daily digest gets no mail per turn: the digest lists the game (and issues its link)."""
+    config = current_app.config
+    if kind == "turn" and home.wants_digest(seat.email):
+        return None
+    token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+    outbox.queue(game, seat.index, kind, seat.email, "turn", seat.language,
+                 token=token, seq=game.seq, since=seat.seen_seq, dropped=bool(seat.dropped),
+                 talk=talk.mark_mailed(game, seat))
+    Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
+    seat.seen_seq = game.seq
+    return token
+
+
+def host_notice(game: Game, seat: Seat, what: str) -> None:
+    """Tell the host that a seat ran late (`late`: they choose what happens, on the host page)
+    or was dropped to default moves (`dropped`), naming the player."""
+    if not game.host_email:
+        return
+    seats = _seats(game)
+    outbox.queue(game, None, f"host-{what}", game.host_email, "host_notice", seats[0].language,
+                 what=what, seat=seat.index)
+
+
+def signup_confirmation(signup, link: str) -> None:
+    """The one mail /new sends in production: to the host's own address, with the link whose
+    page starts the game. Nobody else is mailed until the host confirms."""
+    outbox.queue(None, None, "confirm", signup.host_email, "confirm", signup.language,
+                 signup=signup.id, link=link)
+
+
+def home_link(address: str, language: str) -> None:
+    """The link to the page of all the address's games."""
+    outbox.queue(None, None, "home", address, "home", language)
+
+
+def mailed_recently(kind: str, address: str, seconds: int) -> bool:
+    since = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None) - dt.timedelta(seconds=seconds)
+    return (Outbox.select().where(Outbox.kind == kind, Outbox.recipient == address,
+                                  Outbox.created_at > since).exists())
+
+
+# -- the daily digest ------------------------------------------------------------------------------
+
+def digest_pass(now) -> int:
+    """Send each address on a daily digest its digest, once a day after its chosen hour;
+    race-free (the day is claimed with a conditional update). The number of digests queued."""
+    queued = 0
+    for settings in home.digest_due(now):
+        with outbox.transaction():
+            if home.claim_digest(settings, now):
+                queued += send_digest(settings.email) is not None
+    return queued
+
+
+def send_digest(address: str) -> Outbox | None:
+    """One mail listing every game waiting for `address`, each with a fresh turn link, what
+    happened since and the messages; nothing when no game waits (inside a transaction)."""
+    from ..games import RULES
+    config = current_app.config
+    entries, language = [], None
+    for seat in home.seats_of(address):
+        game = seat.game
+        rules = RULES.get(game.rules)
+        if game.status != "running" or rules is None:
+            continue
+        state = rules.load(game.state)
+        if seat.index not in rules.to_act(state):
+            continue
+        language = language or seat.language
+        token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+        entries.append({"game": game.id, "seat": seat.index, "token": token, "seq": game.seq,
+                        "since": seat.seen_seq, "talk": talk.mark_mailed(game, seat)})
+        Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
+    if not entries:
+        return None
+    return outbox.queue(None, None, "digest", address, "digest", language or "en",
+                        entries=entries)

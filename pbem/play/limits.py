@@ -1,0 +1,71 @@
+"""One limiter for what a stranger or a hurried player could repeat: fresh links and the home
+link on request. Every path that sends one (a player's renew, the host's resend, /me) asks
+here, and the pages ask the same before they offer a button.
+
+The rule: at most one fresh link mailed on request per seat (and one home link per address)
+per PBEM_RENEW_INTERVAL, counted from the outbox rows that carried them; and a player's own
+request never replaces a link younger than the interval (it is the one in their inbox).
+Mails per recipient per day and sign-ups per day have their own daily counts (the mailer and
+pbem/play/signups.py), in the same database, so several hosts share them.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import current_app
+
+from ..db.models import Link, Outbox, utcnow
+from ..games.base import _
+from . import links
+
+
+class Refused(Exception):
+    """A request the limiter or the game's state refuses: (status, reason in the reader's
+    language)."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+def interval() -> dt.timedelta:
+    return dt.timedelta(seconds=current_app.config["RENEW_INTERVAL"])
+
+
+def interval_minutes() -> int:
+    return max(1, -(-current_app.config["RENEW_INTERVAL"] // 60))
+
+
+def _mailed_on_request(kind: str, since: dt.datetime, **where) -> bool:
+    query = Outbox.select().where(Outbox.kind == kind, Outbox.created_at > since)
+    for field, value in where.items():
+        query = query.where(getattr(Outbox, field) == value)
+    return query.exists()
+
+
+def fresh_link_refusal(game, seat: int, to_act: list[int], through: Link | None = None):
+    """Why a fresh link for `seat` would not be mailed now, as Refused, or None when it would
+    (`through`: the link a player asks with; None for the host)."""
+    if game.status != "running" or seat not in to_act:
+        return Refused(409, _("It is not this seat's turn: there is nothing to do."))
+    since = utcnow() - interval()
+    if through is not None:
+        if not links.is_newest(through):
+            return Refused(410, _("A newer link has been emailed for this seat: use the latest "
+                                  "email."))
+        if through.created_at > since:
+            return Refused(429, _("A link was emailed a few minutes ago: please look for it in "
+                                  "your inbox."))
+    if _mailed_on_request("link", since, game=game.id, seat=seat):
+        if through is None:
+            return Refused(429, _("A link was emailed to this player a few minutes ago: try "
+                                  "again in %(minutes)s minutes.") % {"minutes": interval_minutes()})
+        return Refused(429, _("A link was emailed a few minutes ago: please look for it in "
+                              "your inbox."))
+    return None
+
+
+def home_link_refused(address: str) -> bool:
+    """Whether a home link went to `address` within the interval (then /me sends none, and
+    answers as it does for every address)."""
+    return _mailed_on_request("home", utcnow() - interval(), recipient=address)

@@ -1,0 +1,131 @@
+"""Moving: every way a move is made (the turn form, the API, a default at a deadline, and the
+computer players and mail replies that build on it) goes through `act` or `play_default`.
+
+One transaction each: lock the game, check the expected seq and the link, check the action
+against the legal ones, append it and the forced moves after it to the log, save the
+snapshot, start and stop the clocks, spend and issue links, queue the mails.
+"""
+from __future__ import annotations
+
+import secrets
+
+from flask import current_app
+
+from .. import validate
+from ..db.models import Game, Link, Seat, utcnow
+from ..games import IllegalAction
+from ..games.base import default_move
+from ..log import store
+from ..log.store import Applied, NotFound, StaleSeq  # noqa: F401 - what callers catch
+from . import announce, clock, links, outbox
+
+
+def dropped_seats(game: Game) -> set[int]:
+    """The seats whose default moves are played as soon as they are asked (none while the
+    game is paused)."""
+    if game.paused_at is not None:
+        return set()
+    return {s.index for s in Seat.select(Seat.index)
+            .where(Seat.game == game, Seat.dropped == True)}  # noqa: E712
+
+
+def create_game(rules_name: str, players: list[dict], options: dict | None = None,
+                seed: int | None = None, title: str = "", host_email: str = "",
+                pace: dict | None = None):
+    """A new game with its seats and creation event; invitations and first links go out.
+    `pace`: {"days", "on_timeout", "drop_after"} (see clock.check_pace). Returns (game, host_token)."""
+    rules, options = store.validate_new_game(rules_name, len(players), options)
+    players = validate.players(players)
+    title = validate.title(title)
+    host_email = validate.host_email(host_email, required=False)
+    pace = clock.check_pace(**(pace or {}))
+    seed = secrets.randbits(62) if seed is None else int(seed)
+    with outbox.transaction():
+        game, state = store.begin(
+            rules, players, options, seed,
+            title=title or validate.default_title(rules.title, [p["name"] for p in players]),
+            host_email=host_email, pace_days=pace["days"], on_timeout=pace["on_timeout"],
+            drop_after=pace["drop_after"])
+        host_token = links.issue_host(current_app.config["SECRET_KEY"], game)
+        restart: set[int] = set()
+        state = store.advance(game, rules, state, [], dropped_seats(game), restart)
+        store.save(game, rules, state)
+        clock.after_change(game, rules.to_act(state), [], restart, utcnow())
+        announce.game_created(game, host_token)
+        announce.after_change(game, rules, state, before=[])
+    return game, host_token
+
+
+def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = None) -> Applied:
+    """Apply `action` by `seat` if the game is still at `expected_seq` (and, given `link_id`,
+    the link it came through is live); one transaction."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is a JSON object with a \"type\"")
+    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+        raise ValueError("seq must be an integer")
+    with outbox.transaction():
+        game = store.locked_game(game_id)
+        if game.seq != expected_seq:
+            raise StaleSeq(f"already played: the game is at move {game.seq}, "
+                           f"this action was made at move {expected_seq}")
+        if link_id is not None:
+            _check_link_live(link_id)
+        rules = store.rules_of(game)
+        state = rules.load(game.state)
+        before = rules.to_act(state)
+        if seat not in before:
+            raise IllegalAction("it is not your turn to act")
+        action = store.listed_action(rules, state, seat, action)
+        _acted_in_person(game, seat)
+        state, events, restart = store.append(game, rules, state, seat, action,
+                                              dropped_seats(game))
+        _after(game, rules, state, before, restart)
+    return Applied(game, state, events)
+
+
+def play_default(game: Game, seat: int, now=None) -> Applied | None:
+    """Play `seat`'s default move as a timeout event (the caller holds the game's write lock,
+    e.g. the pace pass); None when the engine offers no safe default."""
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    before = rules.to_act(state)
+    action = default_move(rules, state, seat)
+    if action is None:
+        return None
+    state, events, restart = store.append(game, rules, state, seat, action,
+                                          dropped_seats(game), timeout=True)
+    _after(game, rules, state, before, restart, now)
+    return Applied(game, state, events)
+
+
+def advance_after_hold(game: Game, now=None) -> None:
+    """After a change that can let default moves be played (a resume, a hand-over): play them,
+    then save, clocks and mail (the caller holds the game's lock)."""
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    before = rules.to_act(state)
+    restart: set[int] = set()
+    state = store.advance(game, rules, state, [], dropped_seats(game), restart)
+    _after(game, rules, state, before, restart, now)
+
+
+def _after(game, rules, state, before, restart, now=None) -> None:
+    store.save(game, rules, state)
+    clock.after_change(game, rules.to_act(state), before, restart, now or utcnow())
+    announce.after_change(game, rules, state, before=before)
+
+
+def _acted_in_person(game: Game, seat: int) -> None:
+    """A player acting for themselves is back: their missed deadlines are forgiven and a
+    dropped seat plays for itself again."""
+    (Seat.update(missed=0, dropped=False)
+     .where(Seat.game == game, Seat.index == seat, (Seat.missed > 0) | (Seat.dropped == True))  # noqa: E712
+     .execute())
+
+
+def _check_link_live(link_id: int) -> None:
+    link = Link.get_by_id(link_id)
+    if link.spent_at is not None:
+        raise links.LinkError(410, link.spent_reason or "spent",
+                              links.SPENT_MESSAGES.get(link.spent_reason, "This link is spent."),
+                              link=link, game_id=link.game_id, seat=link.seat)

@@ -1,0 +1,118 @@
+"""The layers import downward only: games <- log <- play <- present <- mail/web <- ops.
+
+Read from the source (every import statement, those inside functions too: an import moved into
+a function to dodge a cycle is still a cycle), so the test needs no database and fails on the
+first module that imports against the direction.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "pbem"
+
+# lowest first; a module may import its own layer and the layers below it
+LAYERS = {
+    "": 0,            # pbem/__init__.py, config, validate, package, logs: plain helpers
+    "games": 1,       # pure rules engines
+    "bots": 2,        # computer players: pure, on the engines' views
+    "db": 3,          # models and connections
+    "log": 4,         # the event log
+    "play": 5,        # use cases
+    "present": 6,     # read models and drawing
+    "mail": 7,        # outbox rows -> messages, SMTP
+    "web": 7,         # routes
+    "ops": 8,         # the command line, checks, backup
+    "app": 8,         # the application factory wires everything
+}
+TOP_MODULES = {"__init__", "config", "validate", "package", "logs", "app"}
+
+
+def layer_of(module: str) -> tuple[str, int]:
+    """("play", 5) for "pbem.play.moves"; the helpers at the top of the package are layer 0."""
+    parts = module.split(".")[1:]
+    if not parts:
+        return "", 0
+    head = parts[0]
+    if head in LAYERS:
+        return head, LAYERS[head]
+    if head in TOP_MODULES:
+        return "", 0
+    raise AssertionError(f"{module} belongs to no layer: add its folder to LAYERS")
+
+
+def modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(rel.parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        yield path, ".".join(parts), is_package
+
+
+def imports_of(path: Path, module: str, is_package: bool):
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target == "pbem":        # from pbem import x: x is the module imported
+                for alias in node.names:
+                    yield node.lineno, f"pbem.{alias.name}"
+            else:
+                yield node.lineno, target
+
+
+def app_layer(module: str) -> int:
+    name = module.split(".")[1] if "." in module else ""
+    return LAYERS["app"] if name == "app" else layer_of(module)[1]
+
+
+MODULES = list(modules())
+
+
+@pytest.mark.parametrize("path,module,is_package", MODULES, ids=[m for _p, m, _i in MODULES])
+def test_imports_point_down(path, module, is_package):
+    own = app_layer(module)
+    wrong = []
+    for line, target in imports_of(path, module, is_package):
+        if target != "pbem" and not target.startswith("pbem."):
+            continue
+        if app_layer(target) > own:
+            wrong.append(f"{path.name}:{line} imports {target} (layer {app_layer(target)} above "
+                         f"{own})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_log_knows_no_mail_and_no_flask():
+    for path in sorted((PACKAGE / "log").rglob("*.py")):
+        source = path.read_text()
+        for forbidden in ("flask", "render_template", "Outbox"):
+            assert forbidden not in source, f"{path.name} mentions {forbidden}"
+
+
+def test_routes_run_no_query():
+    """pbem/web parses, calls one use case or read model, and renders: no models, no
+    transactions, no queries."""
+    for path in sorted((PACKAGE / "web").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = {a.name for a in node.names}
+                assert not (node.module or "").endswith(("db.models", "db.database", "db")), \
+                    f"{path.name}:{node.lineno} imports {node.module}"
+                assert "write_transaction" not in names, f"{path.name}:{node.lineno}"
+            if isinstance(node, ast.Attribute) and node.attr in (
+                    "select", "update", "delete", "insert", "get_or_none", "get_by_id",
+                    "execute", "atomic", "for_update"):
+                raise AssertionError(f"{path.name}:{node.lineno} runs a query (.{node.attr})")
