@@ -101,6 +101,7 @@ def test_the_log_knows_no_mail_and_no_flask():
             assert forbidden not in source, f"{path.name} mentions {forbidden}"
 
 
+@pytest.mark.xfail(strict=True, reason="the routes' queries move into read models next")
 def test_routes_run_no_query():
     """pbem/web parses, calls one use case or read model, and renders: no models, no
     transactions, no queries."""
