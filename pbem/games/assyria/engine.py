@@ -58,10 +58,13 @@ def make_cards() -> list[dict]:
 CARDS = make_cards()
 
 
+KINDS = tuple(JOKER if card["food"] == JOKER else f"{card['food']}-{card['symbols']}"
+              for card in CARDS)              # each card's kind, by card id
+
+
 def kind(card_id: int) -> str:
     """A card's name in actions: "grape-2", "joker"."""
-    card = CARDS[card_id]
-    return JOKER if card["food"] == JOKER else f"{card['food']}-{card['symbols']}"
+    return KINDS[card_id]
 
 
 def card_price(card_id: int) -> int:
@@ -159,10 +162,10 @@ def copy_state(state: dict) -> dict:
     new["ziggurats"] = {h: piece[:] for h, piece in state["ziggurats"].items()}
     new["dignitaries"] = {name: slots[:] for name, slots in state["dignitaries"].items()}
     new["played"] = state["played"].copy()
-    if state["assur"] is not None:
-        new["assur"] = copy_json(state["assur"])
-    if state["final"] is not None:
-        new["final"] = copy_json(state["final"])
+    if state["assur"] is not None:                 # [[seat, points], ...]
+        new["assur"] = [entry[:] for entry in state["assur"]]
+    if state["final"] is not None:                 # [{"ziggurat_pieces": n, ...}, ...]
+        new["final"] = [dict(points) for points in state["final"]]
     if len(state) != len(FIELDS):
         for name in state.keys() - FIELDS:
             new[name] = copy_json(state[name])
@@ -381,7 +384,7 @@ def feedable(state, seat: int) -> int:
 def feeding_sources(state, seat: int) -> list[str]:
     """What the player can feed with: leftover symbols, each kind of card in hand, the plow."""
     sources = [PLAYED] if any(state["played"].values()) else []
-    sources += sorted({kind(c) for c in state["hands"][seat]})
+    sources += sorted({KINDS[c] for c in state["hands"][seat]})
     return sources + ([PLOW] if state["plows"][seat] else [])
 
 

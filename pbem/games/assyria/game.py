@@ -335,7 +335,7 @@ def dignitary_name(dignitary: str) -> str:
 # ---------------------------------------------------------------- checks with clear messages
 def _hex(state, action) -> str | None:
     at = action.get("hex")
-    if not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at)):
+    if not (isinstance(at, list) and len(at) == 2 and type(at[0]) is int and type(at[1]) is int):
         return None
     h = key(*at)
     return h if h in board(state["players"]).hexes else None

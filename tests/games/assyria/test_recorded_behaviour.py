@@ -64,7 +64,8 @@ def probes(state, seat) -> list:
     for kind in ACTION_TYPES:
         out += [{"type": kind}, {"type": kind, "extra": 1}]
     out += [{"type": t, "hex": h} for t in ("start", "hut", "build", "extend") for h in hexes]
-    own = [coords(h) for h, s in state["huts"].items() if s == seat][:6] + [[0, 0], [3, 3], [1.0, 0]]
+    own = [coords(h) for h, s in state["huts"].items() if s == seat][:6]
+    own += [[0, 0], [3, 3], [1.0, 0]]
     out += [{"type": "feed", "card": c, "hex": h} for c in CARD_KINDS for h in own]
     out += [{"type": t, "card": c} for t in ("draft", "buy_food") for c in CARD_KINDS + [None]]
     out += [{"type": "column", "column": c} for c in (-1, 0, 1, 2, 3, 4, 5, True, 1.0, "1")]
