@@ -452,6 +452,20 @@
     });
   });
   document.getElementById("confirm-no").addEventListener("click", cancel);
+  // a move confirmed from the keyboard: the next page puts the focus back on the board
+  var byKeyboard = false;
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
+  confirmForm.addEventListener("submit", function () {
+    try { if (byKeyboard) sessionStorage.setItem("pbem-focus", location.pathname); } catch (e) { /* private mode */ }
+  });
   window.addEventListener("resize", fitBar);
   refresh();
+  var back = null;
+  try { back = sessionStorage.getItem("pbem-focus"); sessionStorage.removeItem("pbem-focus"); } catch (e) { /* private mode */ }
+  if (back === location.pathname) {
+    var again = document.querySelector("[data-rove] [data-tap][tabindex='0']") ||
+      document.querySelector("[data-tap].tappable") || document.querySelector("#actions button");
+    if (again) again.focus();
+  }
 })();

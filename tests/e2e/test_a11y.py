@@ -21,11 +21,15 @@ AXE = Axe()
 PIECES = {"tigris": ".tg-tray [data-tap^='hand:']", "tigris_cards": ".tc-hand [data-tap]",
           "assyria": None}
 BOARDS = {"tigris": "svg.tg-board", "tigris_cards": "svg.tc-board", "assyria": "svg.asy-map"}
-# the focused element's ring: an outline or a box-shadow, and on a board's SVG its stroke
+# the focused element's ring: an outline or a box-shadow; on a board's SVG a dark stroke (the
+# focus colour, 6 units wide) on the target or its cell (an Assyria hex is a group)
 RING = """() => { const el = document.activeElement, s = getComputedStyle(el);
+  const shape = el.querySelector && el.querySelector('.cell') || el, t = getComputedStyle(shape);
   return {tag: el.tagName, tap: el.getAttribute('data-tap'), id: el.id,
           outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2,
-          shadow: s.boxShadow !== 'none', name: el.getAttribute('aria-label') || el.textContent.trim()}; }"""
+          shadow: s.boxShadow !== 'none',
+          stroke: el instanceof SVGElement && t.stroke === 'rgb(20, 33, 61)' && parseFloat(t.strokeWidth) >= 4,
+          name: el.getAttribute('aria-label') || el.textContent.trim()}; }"""
 
 
 def serious(page) -> list[str]:
@@ -102,7 +106,10 @@ def test_axe_finds_nothing_serious_on_the_home_replay_host_and_new_game_pages(li
              "replay": found(smtp, who["email"], REPLAY)[-1] + "?step=0",
              "replay-later": found(smtp, who["email"], REPLAY)[-1] + "?step=1",
              "host": found(smtp, "tigris-host@example.org", HOST)[-1],
-             "game": f"{live.url}/games/{game.id}"}
+             "game": f"{live.url}/games/{game.id}", "archive": f"{live.url}/games",
+             "ask-home": f"{live.url}/me", "link-error": f"{live.url}/turn/not-a-link",
+             "done": found(smtp, who["email"], TURN)[0] + "/done",
+             "turn-hu": found(smtp, who["email"], TURN)[-1] + "?lang=hu"}
     broken = {}
     for name, url in pages.items():
         phone.goto(url)
@@ -122,7 +129,7 @@ def press_until(phone, key: str, test: str, limit: int = 80) -> int:
 
 def ring(phone) -> dict:
     focus = phone.evaluate(RING)
-    assert focus["outline"] or focus["shadow"], f"no visible focus on {focus}"
+    assert focus["outline"] or focus["shadow"] or focus["stroke"], f"no visible focus on {focus}"
     assert focus["name"], f"no name on {focus}"
     return focus
 
@@ -176,3 +183,7 @@ def test_a_move_is_chosen_and_confirmed_with_the_keyboard_alone(live, smtp, phon
     with phone.expect_navigation():
         phone.keyboard.press("Enter")
     assert Game.get_by_id(game.id).seq > seq
+    if rules_name == "tigris":                       # the second action: focus is back
+        phone.wait_for_load_state()
+        assert phone.evaluate("document.activeElement.matches('[data-tap]')")
+        ring(phone)
