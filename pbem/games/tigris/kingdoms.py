@@ -145,7 +145,7 @@ class Regions:
             kept.append(leader + (i,))
         label[i] = rid
         members[rid], leaders[rid] = squares, kept
-        self.hand_on_frontiers(new, around, (rid,))
+        self.frontier_joined(new, around, rid, i)
         return new
 
     def hand_on(self, new: Regions, taken: int | None = None, freed: int | None = None) -> None:
@@ -198,6 +198,48 @@ class Regions:
             if new.leaders[rid]:
                 frontiers[rid] = {n for n in chain.from_iterable(
                     map(NEIGHBOURS.__getitem__, members[rid])) if label[n] == -1}
+        new.found["frontiers"] = frontiers
+
+    def frontier_joined(self, new: Regions, around: set[int], rid: int, i: int) -> None:
+        """`hand_on_frontiers` when the piece on square i joined the regions `around` into
+        region `rid`: its frontier is theirs, and the empty squares next to i, less i."""
+        frontiers = self.found.get("frontiers")
+        if frontiers is None:
+            return
+        frontiers = dict(frontiers)
+        if new.leaders[rid]:
+            label = self.label
+            frontier = {n for n in NEIGHBOURS[i] if label[n] == -1}
+            for r in around:
+                if r in frontiers:
+                    frontier |= frontiers[r]
+                else:                   # a region without a leader joins a kingdom
+                    frontier.update(n for n in chain.from_iterable(
+                        map(NEIGHBOURS.__getitem__, self.members[r])) if label[n] == -1)
+            frontier.discard(i)
+        for r in around:
+            frontiers.pop(r, None)
+        if new.leaders[rid]:
+            frontiers[rid] = frontier
+        new.found["frontiers"] = frontiers
+
+    def frontier_without(self, new: Regions, rid: int, at: int) -> None:
+        """`hand_on_frontiers` when the leader on `at` left region `rid`, which holds
+        together: `at` joins its frontier, the empty squares next only to `at` leave it."""
+        frontiers = self.found.get("frontiers")
+        if frontiers is None:
+            return
+        frontiers = dict(frontiers)
+        if not new.leaders[rid]:
+            frontiers.pop(rid, None)
+        else:
+            label = new.label
+            frontier = set(frontiers[rid])
+            frontier.add(at)
+            for n in NEIGHBOURS[at]:
+                if label[n] == -1 and not any(label[m] == rid for m in NEIGHBOURS[n]):
+                    frontier.discard(n)
+            frontiers[rid] = frontier
         new.found["frontiers"] = frontiers
 
     def frontiers(self) -> dict[int, set[int]]:
@@ -312,6 +354,11 @@ class Regions:
         label[at] = -1
         self.hand_on(new, freed=at)
         parts = self.parts_without(at) or [[]]
+        if len(parts) == 1:             # the rest holds together: the same region, less `at`
+            members[rid] = parts[0]
+            leaders[rid] = [here for here in self.leaders[rid] if here[2] != at]
+            self.frontier_without(new, rid, at)
+            return new
         for number, squares in enumerate(parts):
             part = rid if number == 0 else len(members)
             if number:

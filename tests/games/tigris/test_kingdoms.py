@@ -17,6 +17,12 @@ def partition(regions: Regions) -> set:
             for members, leaders in zip(regions.members, regions.leaders) if members}
 
 
+def frontiers(regions: Regions) -> dict:
+    """Each kingdom (by its squares) -> the empty squares next to it."""
+    return {frozenset(regions.members[rid]): frontier
+            for rid, frontier in regions.frontiers().items()}
+
+
 def squares_by_the_rules(state: dict, seat: int) -> dict:
     """Where each piece may go, asking the rules' own square-by-square reasons."""
     fresh = Regions(state)
@@ -54,6 +60,7 @@ def test_the_map_handed_on_is_the_map_worked_out_afresh(players, seed):
         assert partition(handed_on) == partition(fresh)
         for i in range(SQUARES):
             assert (handed_on.label[i] == -1) == (fresh.label[i] == -1)
+        assert frontiers(handed_on) == frontiers(fresh)
         if state["pending"] is None:
             assert squares_from_the_map(state, seat) == squares_by_the_rules(state, seat)
             free = [i for i in range(SQUARES)
