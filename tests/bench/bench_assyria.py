@@ -1,12 +1,15 @@
-"""Assyria benchmark: random playouts per player count (what a computer player's search pays),
-legal_actions and apply times, replay time.
+"""Assyria benchmark: prints figures, never fails on time.
 
-Run: python tests/bench/bench_assyria.py  (prints figures; never fails on time)
+Random playouts as a computer player's search makes them: `legal_actions`, a uniform random
+choice among all of them, `apply`, to the end of seeded games, for each player count; then
+`determinize` and `view`, which the search pays once an iteration, and a replay. Times are CPU
+times of this process (the machine is shared: wall time swings with the neighbours' load).
+
+Run: python tests/bench/bench_assyria.py
 """
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -17,70 +20,80 @@ from pbem.games.assyria import rules  # noqa: E402
 from tests.bench import sized  # noqa: E402
 
 GAMES = sized(30, 1)                 # random games per player count
-TIMED_GAMES = sized(10, 1)           # of which these time each call
-REPLAYED = 4                         # player count of the replayed game
+clock = time.process_time
 
 
-def random_game(players: int, seed: int) -> tuple[dict, list]:
-    """One random game to the end, choosing among every legal action; returns the log."""
-    state, rng, log = rules.setup(players, seed), random.Random(seed), []
+def play(players: int, seed: int) -> tuple[dict, list, float, float]:
+    """One uniformly random game: (final state, log, seconds in legal_actions, in apply)."""
+    state, rng = rules.setup(players, seed), random.Random(seed)
+    log, legal, applying = [], 0.0, 0.0
     while True:
         to_act = rules.to_act(state)
         if not to_act:
-            return state, log
+            return state, log, legal, applying
         seat = to_act[0]
-        action = rng.choice(rules.legal_actions(state, seat))
+        start = clock()
+        actions = rules.legal_actions(state, seat)
+        chosen = clock()
+        action = rng.choice(actions)
+        before_apply = clock()
         state = rules.apply(state, seat, action)
+        legal += chosen - start
+        applying += clock() - before_apply
         log.append((seat, action))
 
 
-def timed_game(players: int, seed: int, legal: list, applied: list) -> None:
-    """The same random game, timing each legal_actions and apply call."""
-    state, rng, clock = rules.setup(players, seed), random.Random(seed), time.perf_counter
+def playouts(players: int) -> list[tuple[dict, list]]:
+    start = clock()
+    games = [play(players, seed) for seed in range(GAMES)]
+    elapsed = clock() - start
+    actions = sum(len(log) for _, log, _, _ in games)
+    legal = sum(g[2] for g in games)
+    applying = sum(g[3] for g in games)
+    print(f"assyria {players} players: {GAMES} random games in {elapsed:.2f} s CPU "
+          f"= {GAMES / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
+          f"({actions / GAMES:.0f} actions a game); legal_actions {legal / actions * 1e6:.1f} µs, "
+          f"apply {applying / actions * 1e6:.1f} µs an action")
+    return [(state, log) for state, log, _, _ in games]
+
+
+def views_and_determinizations(players: int) -> None:
+    """µs per view and per determinize over every position of one random game."""
+    state, rng = rules.setup(players, 7), random.Random(7)
+    viewing = determinizing = 0.0
+    positions = 0
+    determinize = getattr(rules, "determinize", None)
     while rules.to_act(state):
         seat = rules.to_act(state)[0]
         start = clock()
-        actions = rules.legal_actions(state, seat)
-        middle = clock()
-        state = rules.apply(state, seat, rng.choice(actions))
-        legal.append(middle - start)
-        applied.append(clock() - middle)
-
-
-def replay(seed: int, log: list) -> dict:
-    state = rules.setup(REPLAYED, seed)
-    for seat, action in log:
-        state = rules.apply(state, seat, action)
-    return state
-
-
-def playouts(players: int) -> None:
-    actions, start = 0, time.perf_counter()
-    for seed in range(GAMES):
-        actions += len(random_game(players, seed)[1])
-    elapsed = time.perf_counter() - start
-    legal: list = []
-    applied: list = []
-    for seed in range(TIMED_GAMES):
-        timed_game(players, seed, legal, applied)
-    print(f"{players} players: {actions / elapsed:,.0f} random actions/s "
-          f"({GAMES / elapsed:.1f} games/s, {actions / GAMES:.0f} actions a game); "
-          f"legal_actions mean {statistics.fmean(legal) * 1e6:.1f} us "
-          f"(median {statistics.median(legal) * 1e6:.1f}), "
-          f"apply mean {statistics.fmean(applied) * 1e6:.1f} us "
-          f"(median {statistics.median(applied) * 1e6:.1f})")
+        view = rules.view(state, seat)
+        viewed = clock()
+        if determinize is not None:
+            determinize(view, seat, rng)
+        determinizing += clock() - viewed
+        viewing += viewed - start
+        positions += 1
+        state = rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+    print(f"assyria {players} players over {positions} positions: view "
+          f"{viewing / positions * 1e6:.0f} µs, determinize "
+          f"{determinizing / positions * 1e6:.0f} µs a position")
 
 
 def main() -> None:
+    finished = []
     for players in range(rules.min_players, rules.max_players + 1):
-        playouts(players)
-    final, log = random_game(REPLAYED, 1234)
-    start = time.perf_counter()
-    replayed = replay(1234, log)
-    elapsed = time.perf_counter() - start
-    assert replayed == final
-    print(f"replay of a finished game ({REPLAYED} players, {len(log)} actions): "
-          f"{elapsed * 1000:.1f} ms")
+        finished += playouts(players)
+    for players in range(rules.min_players, rules.max_players + 1):
+        views_and_determinizations(players)
+    final, log = max(finished, key=lambda g: len(g[1]))
+    start = clock()
+    state = rules.setup(final["players"], final["seed"])
+    for seat, action in log:
+        state = rules.apply(state, seat, action)
+    replay = clock() - start
+    assert state == final
+    print(f"replay of a finished game ({final['players']} players, {len(log)} actions): "
+          f"{replay * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
