@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Callable
 
 # Actions that change how the server answers for a seat later ("standing" answers), not moves
 # of the game: a computer player never chooses them.
 NOT_MOVES = ("standing",)
+KIND = itemgetter("type")           # every action of the Rules protocol has a "type"
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,14 @@ GENERIC = Heuristic()
 
 def moves(actions: list[dict]) -> list[dict]:
     """The actions that are moves of the game (standing answers left out, unless they are
-    all there is)."""
-    kept = [a for a in actions if a.get("type") not in NOT_MOVES]
-    return kept or actions
+    all there is): `actions` itself when there is nothing to leave out."""
+    kinds = list(map(KIND, actions))
+    left_out = sum(kinds.count(kind) for kind in NOT_MOVES)
+    if not left_out or left_out == len(kinds):
+        return actions
+    if all(kind in NOT_MOVES for kind in kinds[-left_out:]):    # listed last, as engines do
+        return actions[:-left_out]
+    return [a for a, kind in zip(actions, kinds) if kind not in NOT_MOVES]
 
 
 def rank_rewards(ranking: list[list[int]]) -> list[float]:

@@ -15,7 +15,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .heuristic import Heuristic, margin_rewards, moves, rank_rewards
+from .heuristic import KIND, Heuristic, margin_rewards, moves, rank_rewards
 
 EXPLORATION = 0.7          # UCB's constant, for rewards between 0 and 1
 
@@ -49,11 +49,12 @@ def action_key(action: dict) -> str:
 
 def weighted_index(weights: dict[str, float], rng, actions: list[dict]) -> int:
     """An action drawn kind first (by `weights`, 1 for a kind not named), then uniformly
-    among the actions of that kind."""
-    kinds: dict[str, list[int]] = {}
-    for index, action in enumerate(actions):
-        kinds.setdefault(action.get("type"), []).append(index)
-    names = list(kinds)
+    among the actions of that kind. Counting and finding run in C: a Tigris turn lists
+    hundreds of actions and playouts draw from such lists at every step."""
+    kinds = list(map(KIND, actions))
+    names = list(dict.fromkeys(kinds))
+    if len(names) == 1:
+        return rng.randrange(len(actions))
     shares = [weights.get(name, 1.0) for name in names]
     total = sum(shares)
     if total <= 0:
@@ -65,8 +66,11 @@ def weighted_index(weights: dict[str, float], rng, actions: list[dict]) -> int:
             if point < 0:
                 chosen = name
                 break
-    members = kinds[chosen]
-    return members[rng.randrange(len(members))]
+    count = kinds.count(chosen)
+    nth, first = rng.randrange(count), kinds.index(chosen)
+    if kinds[first:first + count].count(chosen) == count:   # listed together, as engines do
+        return first + nth
+    return [i for i, kind in enumerate(kinds) if kind == chosen][nth]
 
 
 class Node:

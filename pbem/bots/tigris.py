@@ -10,18 +10,19 @@ from pbem.games.tigris.rules import final_colors
 
 from .heuristic import Heuristic
 
-# weakest colour first: each stronger colour counts for less, as in the tie-break
-COLOUR_WEIGHTS = (1.0, 0.4, 0.15, 0.05)
+# weakest colour first, each stronger colour counting for less (as in the tie-break):
+# 1, 0.4, 0.15, 0.05
 LEADER_ON_BOARD = 0.3
 
 
 def values(state) -> list[float]:
     out = []
-    for seat in range(state["players"]):
-        colours = final_colors(state["points"][seat], state["treasures_taken"][seat])
-        leaders = sum(1 for at in state["leaders"][seat].values() if at is not None)
-        out.append(sum(w * v for w, v in zip(COLOUR_WEIGHTS, colours))
-                   + LEADER_ON_BOARD * leaders)
+    for points, treasures, leaders in zip(state["points"], state["treasures_taken"],
+                                          state["leaders"]):
+        colours = final_colors(points, treasures)
+        on_board = 4 - list(leaders.values()).count(None)
+        out.append(colours[0] + 0.4 * colours[1] + 0.15 * colours[2] + 0.05 * colours[3]
+                   + LEADER_ON_BOARD * on_board)
     return out
 
 
