@@ -1,4 +1,9 @@
-"""Benchmark of the card game engine: `python tests/bench/bench_tigris_cards.py`."""
+"""Benchmark of the card game engine: `python tests/bench/bench_tigris_cards.py`. Every figure is
+CPU time of this process (the machine is shared: wall time would count the others' work).
+
+Random playouts as a computer player's search runs them: every legal action listed, one drawn
+at random, applied (`actions = legal_actions(state, seat); a = rng.choice(actions);
+state = apply(state, seat, a)`), whole seeded games for each player count."""
 from __future__ import annotations
 
 import random
@@ -12,8 +17,47 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from pbem.games.tigris_cards import rules  # noqa: E402
 from tests.bench import sized  # noqa: E402
 
+PLAYOUTS = sized(6, 1)     # uniform random games per player count
+LIMIT = sized(None, 300)   # actions of a playout (the quick run stops early)
 GAMES = sized(10, 1)
 TIMED = sized(3, 1)        # games whose legal_actions calls are timed
+
+
+def playout(players: int, seed: int) -> tuple[int, float, list]:
+    """One uniform random game: its number of actions, the CPU seconds it took, and its
+    positions (state, seat, action chosen)."""
+    rng = random.Random(seed)
+    st = rules.setup(players, seed)
+    seen = []
+    start = time.process_time()
+    while True:
+        waiting = rules.to_act(st)
+        if not waiting or len(seen) == LIMIT:
+            return len(seen), time.process_time() - start, seen
+        seat = waiting[0]
+        action = rng.choice(rules.legal_actions(st, seat))
+        seen.append((st, seat, action))
+        st = rules.apply(st, seat, action)
+
+
+def cpu_per_call(call, positions: list) -> float:
+    """CPU seconds per call of `call(state, seat, action)` over the positions."""
+    start = time.process_time()
+    for st, seat, action in positions:
+        call(st, seat, action)
+    return (time.process_time() - start) / len(positions)
+
+
+def playouts(players: int) -> None:
+    steps, elapsed, listing, applying = 0, 0.0, 0.0, 0.0
+    for seed in range(PLAYOUTS):
+        n, cpu, positions = playout(players, seed)
+        steps, elapsed = steps + n, elapsed + cpu
+        listing += n * cpu_per_call(lambda st, seat, _: rules.legal_actions(st, seat), positions)
+        applying += n * cpu_per_call(rules.apply, positions)
+    print(f"random {players}-player playouts: {steps / elapsed:,.0f} actions/s "
+          f"(legal_actions {listing / steps * 1e6:.1f} µs, apply {applying / steps * 1e6:.1f} µs "
+          f"a call; CPU time, {PLAYOUTS} games, {steps / PLAYOUTS:,.0f} actions a game)")
 
 
 def pick(rng: random.Random, actions: list[dict]) -> dict:
@@ -28,10 +72,10 @@ def random_game(players: int, seed: int, timings: list[float] | None = None):
     st, log = rules.setup(players, seed), []
     while rules.to_act(st):
         seat = rules.to_act(st)[0]
-        start = time.perf_counter()
+        start = time.process_time()
         actions = rules.legal_actions(st, seat)
         if timings is not None:
-            timings.append(time.perf_counter() - start)
+            timings.append(time.process_time() - start)
         action = pick(rng, actions)
         st = rules.apply(st, seat, action)
         log.append((seat, action))
@@ -39,14 +83,17 @@ def random_game(players: int, seed: int, timings: list[float] | None = None):
 
 
 def main() -> None:
-    start = time.perf_counter()
+    for players in range(rules.min_players, rules.max_players + 1):
+        playouts(players)
+
+    start = time.process_time()
     steps = 0
     for seed in range(GAMES):
         _, log = random_game(4, seed)
         steps += len(log)
-    elapsed = time.perf_counter() - start
-    print(f"random 4-player games: {GAMES / elapsed:.2f} games/s "
-          f"({steps / GAMES:.0f} actions a game, {elapsed / steps * 1000:.2f} ms an action)")
+    elapsed = time.process_time() - start
+    print(f"card-loving random 4-player games: {GAMES / elapsed:.2f} games/s "
+          f"({steps / GAMES:.0f} actions a game, {elapsed / steps * 1000:.3f} ms an action)")
 
     timings: list[float] = []
     for seed in range(100, 100 + TIMED):
@@ -55,11 +102,11 @@ def main() -> None:
           f"worst {max(timings) * 1000:.3f} ms over {len(timings)} calls")
 
     final, log = random_game(4, 7)
-    start = time.perf_counter()
+    start = time.process_time()
     st = rules.setup(4, 7)
     for seat, action in log:
         st = rules.apply(st, seat, action)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert st == final
     print(f"replay of a finished 4-player game: {elapsed * 1000:.1f} ms for {len(log)} actions")
 

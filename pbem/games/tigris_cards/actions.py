@@ -7,7 +7,7 @@ import json
 
 from pbem.games.base import _
 
-from .cards import COLOURS, COLUMNS, GAPS
+from .cards import CARD_COLOUR, COLOURS, COLUMNS, GAPS
 from .engine import (STANDING, catastrophe_targets, column_open, count_in_hand, gap_open,
                      has_colour, leader_targets)
 from .table import slot_at
@@ -18,13 +18,17 @@ from .views import colour_name, ship_name
 def turn_actions(st: dict, seat: int) -> list[dict]:
     """Two actions a turn: a leader, a card, the catastrophe, or passing the action."""
     targets = leader_targets(st)
-    acts = [{"type": "leader", "colour": colour, **pos} for colour in COLOURS for pos in targets]
-    for colour in COLOURS:
-        if has_colour(st, seat, colour):
-            acts += [{"type": "card", "colour": colour, "column": c}
-                     for c in range(COLUMNS) if column_open(st, c)]
-            acts += [{"type": "card", "colour": colour, "gap": g}
-                     for g in range(GAPS) if gap_open(st, g)]
+    acts = [{"type": "leader", "colour": colour, "gap": c} if r is None else
+            {"type": "leader", "colour": colour, "column": c, "row": r}
+            for colour in COLOURS for c, r in targets]
+    held = {CARD_COLOUR[card] for card in st["hands"][seat]}
+    if held:
+        columns = [c for c in range(COLUMNS) if column_open(st, c)]
+        gaps = [g for g in range(GAPS) if gap_open(st, g)]
+        for colour in COLOURS:
+            if colour in held:
+                acts += [{"type": "card", "colour": colour, "column": c} for c in columns]
+                acts += [{"type": "card", "colour": colour, "gap": g} for g in gaps]
     if st["catastrophes"][seat]:
         acts += [{"type": "catastrophe", **pos} for pos in catastrophe_targets(st)]
     acts.append({"type": "pass"})
@@ -77,6 +81,97 @@ def legal_actions(st: dict, seat: int) -> list[dict]:
     if len(acts) > 1 or not options_are_public(st, pending):
         acts += standing_actions(st, seat)
     return acts
+
+
+# ---- Whether an action is listed, without listing them all (apply's check) ------------------
+def is_listed(st: dict, seat: int, action: dict) -> bool:
+    """True only when `action` is one of `legal_actions(st, seat)` with the same JSON types (so
+    its canonical JSON is listed too). A turn's action is checked on its own position; a
+    decision's few answers, and standing answers, are compared one by one."""
+    pending = st["pending"]
+    if st["over"] or pending is None or pending["seat"] != seat:
+        return False
+    kind = action.get("type")
+    if kind == "standing":
+        return any(same_json(action, legal) for legal in legal_actions(st, seat))
+    if pending["kind"] == "action":
+        check = TURN_CHECKS.get(kind)
+        return check is not None and check(st, seat, action)
+    # a decision's answers (its standing answers are the other actions listed)
+    return any(same_json(action, legal) for legal in decision_actions(st, pending))
+
+
+def same_json(action: dict, legal: dict) -> bool:
+    """Equal, and every value of the same type (True is not 1, 1.0 is not 1 in JSON)."""
+    return action == legal and all(type(action[key]) is type(value)
+                                   for key, value in legal.items())
+
+
+JSON_TYPES = (str, int, bool, float, type(None), list, dict)
+
+
+def of_json_types(action: dict) -> bool:
+    """Whether the action's keys are strings and its values of JSON's own types (what a JSON
+    decoder gives), so that `is_listed` answers for it alone."""
+    return all(type(key) is str for key in action) and \
+        all(type(value) in JSON_TYPES for value in action.values())
+
+
+def named_slot(st: dict, action: dict, fields: int) -> tuple[int, int | None, dict | None]:
+    """(column, row, slot) of the table position an action names when it holds `fields` fields
+    besides a position ("column" and "row", or "gap"), whole numbers on the table; a gap's row is
+    None. (-1, None, None) when it names none."""
+    if "gap" in action:
+        gap = action["gap"]
+        if len(action) == fields + 1 and type(gap) is int and 0 <= gap < GAPS:
+            return gap, None, st["gaps"][gap]
+        return -1, None, None
+    column, row = action.get("column"), action.get("row")
+    if len(action) == fields + 2 and type(column) is int and type(row) is int \
+            and 0 <= column < COLUMNS and 0 <= row < len(st["columns"][column]):
+        return column, row, st["columns"][column][row]
+    return -1, None, None
+
+
+def is_colour(value) -> bool:
+    return type(value) is str and value in COLOURS
+
+
+def listed_pass(st: dict, seat: int, action: dict) -> bool:
+    return len(action) == 1
+
+
+def listed_leader(st: dict, seat: int, action: dict) -> bool:
+    """As `turn_actions` lists leaders: any colour on any unoccupied civilization card."""
+    if not is_colour(action.get("colour")):
+        return False
+    _column, _row, slot = named_slot(st, action, 2)
+    return slot is not None and "card" in slot and "leader" not in slot
+
+
+def listed_card(st: dict, seat: int, action: dict) -> bool:
+    """As `turn_actions` lists cards: a colour in hand, an open column or gap."""
+    colour = action.get("colour")
+    if len(action) != 3 or not is_colour(colour) or not has_colour(st, seat, colour):
+        return False
+    if "gap" in action:
+        gap = action["gap"]
+        return type(gap) is int and 0 <= gap < GAPS and gap_open(st, gap)
+    column = action.get("column")
+    return type(column) is int and 0 <= column < COLUMNS and column_open(st, column)
+
+
+def listed_catastrophe(st: dict, seat: int, action: dict) -> bool:
+    """As `catastrophe_targets`: a face-up card without a leader, not a treasure*."""
+    if not st["catastrophes"][seat]:
+        return False
+    _column, row, slot = named_slot(st, action, 1)
+    return slot is not None and row != 0 and "card" in slot and "leader" not in slot \
+        and not slot.get("face_down")
+
+
+TURN_CHECKS = {"pass": listed_pass, "leader": listed_leader, "card": listed_card,
+               "catastrophe": listed_catastrophe}
 
 
 def canonical(action) -> str:

@@ -35,7 +35,10 @@ def is_treasure(card: int) -> bool:
 
 def face_of(card: int) -> str:
     """What a player sees: the colour, or "treasure" for a treasure card."""
-    return TREASURE if is_treasure(card) else CARD_COLOUR[card]
+    return FACE[card]
+
+
+FACE = tuple(TREASURE if is_treasure(card) else CARD_COLOUR[card] for card in range(TOTAL_CARDS))
 
 
 # ---- Ships: blue with one other colour -----------------------------------------------------

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import random
 
-from .cards import (ACTIONS_PER_TURN, COLOUR_ORDER, COLUMN_LIMIT, CONNECT_MINIMUM, GAPS,
-                    HAND_SIZE, REMOVED_WITH_TWO, SHIP_RUN, SHIPS, TOTAL_CARDS, TREASURES,
+from pbem.games.base import copy_json
+
+from .cards import (ACTIONS_PER_TURN, CARD_COLOUR, COLOUR_ORDER, COLUMN_LIMIT, CONNECT_MINIMUM,
+                    GAPS, HAND_SIZE, REMOVED_WITH_TWO, SHIP_RUN, SHIPS, TOTAL_CARDS, TREASURES,
                     colour_of, ship_colours, ships_for_run)
-from .table import (card_colour, count_colour, find_leader, is_civilization_card,
-                    is_treasure_star, kingdom_span, kingdoms, leaders_in, positions,
-                    real_treasure_columns, remove_at, send_home, ships_in, slot_at, span_of)
+from .table import (Column, Leader, Slot, card_colour, changed, count_colour, find_leader,
+                    frozen, frozen_column, is_treasure_star, kingdom_span, kingdoms, leaders_at,
+                    leaders_in, plain, position_of, positions, put_at, real_treasure_columns,
+                    remove_at, send_home, set_column, ships_in, slot_at, slots_in, span_of)
 
 # Standing answers: decision kind -> the answers a seat may leave for decisions asked while
 # another player is on turn ("ask" = ask me).
@@ -66,13 +69,82 @@ def draw(deck: list) -> int:
     return deck.pop()
 
 
+# ---- Copies of the state ----------------------------------------------------------------------
+def copy_lists(lists: list) -> list:
+    return [list(inner) for inner in lists]
+
+
+def copy_columns(columns: list) -> list:
+    """A new list of the same (frozen) columns: columns are shared, never changed (table.py)."""
+    return [column if type(column) is Column else frozen_column(column) for column in columns]
+
+
+def copy_gaps(gaps: list) -> list:
+    return [slot if type(slot) is Slot or slot is None else frozen(slot) for slot in gaps]
+
+
+def copy_fields(fields: dict | None) -> dict | None:
+    """A deep copy of a small dict (a pending decision, a conflict, the options)."""
+    if fields is None:
+        return None
+    copied = dict(fields)
+    for key, value in copied.items():
+        kind = type(value)
+        if kind is list:
+            copied[key] = [copy_json(item) if type(item) in (list, dict) else item
+                           for item in value]
+        elif kind is dict:
+            copied[key] = copy_json(value)
+    return copied
+
+
+# How each part of the state that can change is copied: by its known shape, several times
+# faster than a generic deep copy (the state is copied on every action).
+COPIERS = {
+    "columns": copy_columns, "gaps": copy_gaps,
+    "deck": list, "removed": list, "destroyed": list, "discard": list,
+    "catastrophes": list, "ships": list, "hands": copy_lists, "piles": copy_lists,
+    "prefs": lambda prefs: [dict(answers) for answers in prefs],
+    "queue": lambda queue: [dict(step) for step in queue], "conflict": copy_fields,
+    "options": copy_fields, "pending": copy_fields,
+}
+# Parts that never hold anything that can change (numbers, strings, True/False, None).
+SCALARS = {"players", "seed", "turn", "active", "actions_left", "over", "end", "version",
+           "quiet_turns", "card_left_hand", "passes", "passing_turns"}
+KNOWN = SCALARS | set(COPIERS)
+
+
+def copy_state(st: dict) -> dict:
+    """A copy sharing nothing that can change with `st`, its keys in the same order."""
+    copied = dict(st)
+    for key, copier in COPIERS.items():
+        if key in copied:
+            copied[key] = copier(copied[key])
+    if not KNOWN.issuperset(copied):  # a part this engine does not write: copied deep
+        for key in copied.keys() - KNOWN:
+            copied[key] = copy_json(copied[key])
+    return copied
+
+
+def plain_state(st: dict) -> dict:
+    """A deep copy in plain dicts and lists (what `dump` writes)."""
+    copied = copy_json(st)
+    copied["columns"] = [[plain(slot) for slot in column] for column in st["columns"]]
+    copied["gaps"] = [plain(slot) for slot in st["gaps"]]
+    return copied
+
+
 # ---- Hands and victory piles ------------------------------------------------------------------
+def hand_colours(st: dict, seat: int) -> list[str]:
+    return [CARD_COLOUR[card] for card in st["hands"][seat]]
+
+
 def has_colour(st: dict, seat: int, colour: str) -> bool:
-    return any(colour_of(card) == colour for card in st["hands"][seat])
+    return colour in hand_colours(st, seat)
 
 
 def count_in_hand(st: dict, seat: int, colour: str) -> int:
-    return sum(1 for card in st["hands"][seat] if colour_of(card) == colour)
+    return hand_colours(st, seat).count(colour)
 
 
 def take_from_hand(st: dict, seat: int, colour: str) -> int:
@@ -143,17 +215,24 @@ def answer_decision(st: dict, pending: dict, action: dict) -> None:
 
 
 # ---- 1) Placing or moving a leader ("Saját vezér le- vagy áthelyezése") -----------------------
-def leader_targets(st: dict) -> list[dict]:
-    """Unoccupied civilization cards: a treasure* too, never a ship."""
-    return [pos for pos in positions(st)
-            if is_civilization_card(slot_at(st, pos)) and "leader" not in slot_at(st, pos)]
+def leader_targets(st: dict) -> list[tuple[int, int | None]]:
+    """Unoccupied civilization cards: a treasure* too, never a ship. (column, row) pairs, in
+    the order of `positions`; a gap is (gap, None)."""
+    columns, gaps, targets = st["columns"], st["gaps"], []
+    for c, column in enumerate(columns):
+        targets += [(c, r) for r, slot in enumerate(column)
+                    if "card" in slot and "leader" not in slot]
+        gap = gaps[c] if c < GAPS else None
+        if gap is not None and "card" in gap and "leader" not in gap:
+            targets.append((c, None))
+    return targets
 
 
 def place_leader(st: dict, seat: int, colour: str, pos: dict) -> None:
     old = find_leader(st, seat, colour)
     if old is not None:
         send_home(st, old)
-    slot_at(st, pos)["leader"] = [seat, colour]
+    put_at(st, pos, changed(slot_at(st, pos), leader=Leader([seat, colour])))
     rival = rival_leader(st, seat, colour, span_of(st, pos))
     if rival is not None:
         start_internal_conflict(st, seat, colour, pos, rival)
@@ -161,10 +240,9 @@ def place_leader(st: dict, seat: int, colour: str, pos: dict) -> None:
 
 def rival_leader(st: dict, seat: int, colour: str, span: tuple[int, int]) -> tuple | None:
     """Another seat's leader of this colour in the kingdom: (seat, position)."""
-    for pos in positions(st, span[0], span[1]):
-        leader = slot_at(st, pos).get("leader")
-        if leader and leader[1] == colour and leader[0] != seat:
-            return leader[0], pos
+    for c, r, leader in leaders_at(st, span[0], span[1]):
+        if leader[1] == colour and leader[0] != seat:
+            return leader[0], position_of(c, r)
     return None
 
 
@@ -188,7 +266,7 @@ def table_full(st: dict) -> bool:
 
 
 def place_in_column(st: dict, seat: int, colour: str, column: int) -> None:
-    st["columns"][column].append({"card": take_from_hand(st, seat, colour)})
+    set_column(st, column, st["columns"][column] + [{"card": take_from_hand(st, seat, colour)}])
     scorer = point_owner(st, kingdom_span(st, column), colour)
     steps = [{"step": "ship", "column": column}]
     if scorer is not None:
@@ -197,7 +275,7 @@ def place_in_column(st: dict, seat: int, colour: str, column: int) -> None:
 
 
 def place_connecting(st: dict, seat: int, colour: str, gap: int) -> None:
-    st["gaps"][gap] = {"card": take_from_hand(st, seat, colour), "face_down": True}
+    st["gaps"][gap] = Slot({"card": take_from_hand(st, seat, colour), "face_down": True})
     st["queue"].append({"step": "external", "gap": gap})
 
 
@@ -228,9 +306,8 @@ def answer_score(st: dict, pending: dict, action: dict) -> None:
 # ---- 3) The catastrophe ("Katasztrófakártya lerakása") ----------------------------------------
 def catastrophe_targets(st: dict) -> list[dict]:
     """Any face-up civilization card; never one with a leader, a treasure* or a ship."""
-    return [pos for pos in positions(st)
-            if not is_treasure_star(pos) and is_civilization_card(slot_at(st, pos))
-            and "leader" not in slot_at(st, pos) and not slot_at(st, pos).get("face_down")]
+    return [position_of(c, r) for c, r, slot in slots_in(st)
+            if r != 0 and "card" in slot and "leader" not in slot and not slot.get("face_down")]
 
 
 def play_catastrophe(st: dict, seat: int, pos: dict) -> None:
@@ -271,7 +348,7 @@ def step_external(st: dict, step: dict) -> None:
     gap = step["gap"]
     colours = external_conflicts(st, gap)
     if not colours:
-        st["gaps"][gap].pop("face_down", None)
+        st["gaps"][gap] = changed(st["gaps"][gap], face_down=None)
         push_front(st, {"step": "exchange", "gap": gap})
     elif len(colours) == 1:
         start_external_conflict(st, gap, colours[0])
@@ -383,9 +460,10 @@ def step_exchange(st: dict, step: dict) -> None:
 def answer_exchange(st: dict, pending: dict, action: dict) -> None:
     if action["type"] != "exchange":
         return
-    seat, slot = pending["seat"], st["columns"][action["column"]][0]
-    st["piles"][seat].append(slot["card"])
-    slot["card"] = take_from_hand(st, seat, "red")  # a leader on it stays on the new card
+    seat, treasure = pending["seat"], {"column": action["column"], "row": 0}
+    st["piles"][seat].append(slot_at(st, treasure)["card"])
+    # a leader on it stays on the new card
+    put_at(st, treasure, changed(slot_at(st, treasure), card=take_from_hand(st, seat, "red")))
 
 
 # ---- Ships ("Kék: hajó") --------------------------------------------------------------------
@@ -426,7 +504,7 @@ def buy_ship(st: dict, column: int, ship: str) -> None:
     takes their place."""
     cells = st["columns"][column]
     st["discard"].extend(slot["card"] for slot in cells[-SHIP_RUN:])
-    cells[-SHIP_RUN:] = [{"ship": ship}]
+    set_column(st, column, cells[:-SHIP_RUN] + [{"ship": ship}])
     st["ships"].remove(ship)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import views
-from .actions import canonical, legal_actions, options_are_public, why_illegal
-from .engine import advance, answer_decision, new_state, take_action
+from .actions import (canonical, is_listed, legal_actions, of_json_types, options_are_public,
+                      why_illegal)
+from .engine import advance, answer_decision, copy_state, new_state, plain_state, take_action
 from .scoring import final_ranking
 
 
@@ -49,7 +50,7 @@ class TigrisCards:
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         self._check(state, seat, action)
-        st = copy_json(state)
+        st = copy_state(state)
         if action["type"] == "standing":
             st["prefs"][seat][action["decision"]] = action["answer"]
         else:
@@ -70,11 +71,16 @@ class TigrisCards:
                                 f"{waiting[0]}")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("an action must be a JSON object with a string 'type'")
+        if is_listed(state, seat, action):  # the quick answer for a listed action
+            return
         try:
             key = canonical(action)
         except (TypeError, ValueError):
             raise IllegalAction("an action must hold only plain JSON values") from None
-        if key not in {canonical(legal) for legal in legal_actions(state, seat)}:
+        # `is_listed` finds every listed action whose fields are of JSON's own types; one with
+        # other types (a str subclass, say) may still be listed by its JSON
+        if of_json_types(action) or \
+                key not in {canonical(legal) for legal in legal_actions(state, seat)}:
             try:
                 reason = why_illegal(state, seat, action)
             except Exception:  # a malformed action must still get a plain answer
@@ -98,7 +104,7 @@ class TigrisCards:
 
     # ---- Storage ----
     def dump(self, state: dict) -> dict:
-        return copy_json(state)
+        return plain_state(state)
 
     def load(self, data: dict) -> dict:
         return copy_json(data)

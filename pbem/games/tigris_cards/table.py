@@ -4,10 +4,110 @@ A slot is a dict: {"card": id} or {"ship": name}, with "leader": [seat, colour] 
 stands on it; a connecting card also has "face_down". A position is {"column": c, "row": r}
 (row 0 is the treasure*) or {"gap": g} (between columns g and g+1). Columns never have holes,
 so a kingdom is always a run of neighbouring columns joined by filled gaps.
+
+Columns and slots are shared between the states before and after an action (copying the
+table on every action was most of its cost), so they are frozen (`Column`, `Slot`, `Leader`:
+a list, a dict and a list that refuse changes) and a change puts a new one in place (`put_at`,
+`set_column`). They compare, print and encode as the plain lists and dicts they are; `dump`
+writes plain ones.
 """
 from __future__ import annotations
 
-from .cards import COLOURS, COLUMNS, colour_of, is_treasure
+from .cards import CARD_COLOUR, COLOURS, COLUMNS, colour_of, is_treasure
+
+
+# ---- Frozen slots ----------------------------------------------------------------------------
+def _refuse(self, *args, **kwargs):
+    raise TypeError("a slot on the table is shared between states: put a new one (put_at)")
+
+
+class Leader(list):
+    """[seat, colour] of a leader standing on a slot, frozen."""
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self):
+        return Leader, (list(self),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class Slot(dict):
+    """A frozen slot: {"card": id} or {"ship": name}, maybe "leader" and "face_down"."""
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    pop = popitem = clear = update = setdefault = _refuse
+
+    def __reduce__(self):
+        return Slot, (dict(self),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class Column(list):
+    """A frozen column: its slots, the treasure* first, all frozen."""
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self):
+        return Column, (list(self),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def frozen_column(slots: list) -> Column:
+    """The column as a frozen one (itself if it is one)."""
+    if type(slots) is Column:
+        return slots
+    return Column([frozen(slot) for slot in slots])
+
+
+def set_column(st: dict, column: int, slots: list) -> None:
+    st["columns"][column] = frozen_column(slots)
+
+
+def frozen(slot: dict) -> Slot:
+    """The slot as a frozen one (itself if it is one), its fields in the same order."""
+    if type(slot) is Slot:
+        return slot
+    if "leader" in slot:
+        return Slot({**slot, "leader": Leader(slot["leader"])})
+    return Slot(slot)
+
+
+def plain(slot: dict | None) -> dict | None:
+    """A plain copy of a slot, as `dump` writes it."""
+    if slot is None:
+        return None
+    copied = dict(slot)
+    if "leader" in copied:
+        copied["leader"] = list(copied["leader"])
+    return copied
+
+
+def changed(slot: dict, **fields) -> Slot:
+    """A new slot: `slot` with `fields` set (None: taken off), the other fields in order."""
+    copied = dict(slot)
+    for key, value in fields.items():
+        if value is None:
+            copied.pop(key, None)
+        else:
+            copied[key] = value
+    return frozen(copied)
 
 
 # ---- Positions and slots --------------------------------------------------------------------
@@ -27,12 +127,25 @@ def positions(st: dict, first: int = 0, last: int = COLUMNS - 1, cut: int | None
             yield {"gap": c}
 
 
+def put_at(st: dict, pos: dict, slot: dict) -> None:
+    """Put a slot in place of the one at `pos`."""
+    if "gap" in pos:
+        st["gaps"][pos["gap"]] = frozen(slot)
+    else:
+        cells = list(st["columns"][pos["column"]])
+        cells[pos["row"]] = slot
+        set_column(st, pos["column"], cells)
+
+
 def remove_at(st: dict, pos: dict) -> dict:
     """Take a slot off the table; the cards below slide up with their leaders and ships."""
     if "gap" in pos:
         slot, st["gaps"][pos["gap"]] = st["gaps"][pos["gap"]], None
         return slot
-    return st["columns"][pos["column"]].pop(pos["row"])
+    cells = list(st["columns"][pos["column"]])
+    slot = cells.pop(pos["row"])
+    set_column(st, pos["column"], cells)
+    return slot
 
 
 def is_treasure_star(pos: dict) -> bool:
@@ -69,20 +182,48 @@ def kingdom_positions(st: dict, span: tuple[int, int], cut: int | None = None) -
     return list(positions(st, span[0], span[1], cut))
 
 
+def slots_in(st: dict, first: int = 0, last: int = COLUMNS - 1, cut: int | None = None):
+    """(column, row, slot) of every filled position of `positions(st, first, last, cut)`, in
+    the same order; a gap's row is None and its column the gap's number."""
+    columns, gaps = st["columns"], st["gaps"]
+    for c in range(first, last + 1):
+        for r, slot in enumerate(columns[c]):
+            yield c, r, slot
+        if c < last and c != cut and gaps[c] is not None:
+            yield c, None, gaps[c]
+
+
+def position_of(column: int, row: int | None) -> dict:
+    return {"gap": column} if row is None else {"column": column, "row": row}
+
+
+def leaders_at(st: dict, first: int = 0, last: int = COLUMNS - 1,
+               cut: int | None = None) -> list[tuple[int, int | None, list]]:
+    """(column, row, [seat, colour]) of the leaders on `positions(st, first, last, cut)`, in
+    that order (a gap's row is None). One plain loop: kingdoms are asked for their leaders
+    several times an action."""
+    columns, gaps, found = st["columns"], st["gaps"], []
+    for c in range(first, last + 1):
+        for r, slot in enumerate(columns[c]):
+            if "leader" in slot:
+                found.append((c, r, slot["leader"]))
+        if c < last and c != cut:
+            gap = gaps[c]
+            if gap is not None and "leader" in gap:
+                found.append((c, None, gap["leader"]))
+    return found
+
+
 def leaders_in(st: dict, span: tuple[int, int], cut: int | None = None) -> dict[str, tuple]:
     """colour -> (seat, position) of the leaders standing in the kingdom."""
-    found = {}
-    for pos in positions(st, span[0], span[1], cut):
-        leader = slot_at(st, pos).get("leader")
-        if leader:
-            found[leader[1]] = (leader[0], pos)
-    return found
+    return {leader[1]: (leader[0], position_of(c, r))
+            for c, r, leader in leaders_at(st, span[0], span[1], cut)}
 
 
 def count_colour(st: dict, span: tuple[int, int], colour: str, cut: int | None = None) -> int:
     """Cards of `colour` in the kingdom (treasures* count as red); ships count for nothing."""
-    return sum(1 for pos in positions(st, span[0], span[1], cut)
-               if card_colour(slot_at(st, pos)) == colour)
+    return sum(1 for _, _, slot in slots_in(st, span[0], span[1], cut)
+               if "card" in slot and CARD_COLOUR[slot["card"]] == colour)
 
 
 def real_treasure_columns(st: dict, span: tuple[int, int] = (0, COLUMNS - 1)) -> list[int]:
@@ -105,26 +246,26 @@ def kingdoms(st: dict) -> list[tuple[int, int]]:
 
 # ---- Leaders --------------------------------------------------------------------------------
 def find_leader(st: dict, seat: int, colour: str) -> dict | None:
-    for pos in positions(st):
-        if slot_at(st, pos).get("leader") == [seat, colour]:
-            return pos
+    wanted = [seat, colour]
+    for c, r, leader in leaders_at(st):
+        if leader == wanted:
+            return position_of(c, r)
     return None
-
-
-def leaders_on_table(st: dict, seat: int) -> dict[str, dict]:
-    found = {}
-    for pos in positions(st):
-        leader = slot_at(st, pos).get("leader")
-        if leader and leader[0] == seat:
-            found[leader[1]] = pos
-    return found
 
 
 def supply(st: dict, seat: int) -> list[str]:
     """The seat's leaders standing in front of him (not on the table)."""
-    placed = leaders_on_table(st, seat)
-    return [colour for colour in COLOURS if colour not in placed]
+    return supplies(st)[seat]
+
+
+def supplies(st: dict) -> list[list[str]]:
+    """The leaders standing in front of each seat (not on the table), from one look at it."""
+    placed = {(leader[0], leader[1]) for _, _, leader in leaders_at(st)}
+    return [[colour for colour in COLOURS if (seat, colour) not in placed]
+            for seat in range(st["players"])]
 
 
 def send_home(st: dict, pos: dict) -> None:
-    slot_at(st, pos).pop("leader", None)
+    slot = slot_at(st, pos)
+    if "leader" in slot:
+        put_at(st, pos, changed(slot, leader=None))

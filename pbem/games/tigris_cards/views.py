@@ -3,20 +3,19 @@ from __future__ import annotations
 
 from pbem.games.base import _, ngettext
 
-from .cards import COLOURS, face_of, is_treasure
+from .cards import COLOURS, FACE, face_of, is_treasure
 from .scoring import colour_counts, final_ranking
-from .table import find_leader, slot_at, supply
+from .table import find_leader, slot_at, supplies
 
 
 # ---- The table ---------------------------------------------------------------------------------
 def show_slot(slot: dict, row: int | None, secret_ok: bool) -> dict:
-    shown: dict = {}
     if "ship" in slot:
-        shown["ship"] = slot["ship"]
+        shown: dict = {"ship": slot["ship"]}
     elif slot.get("face_down") and not secret_ok:
-        shown["card"] = None
+        shown = {"card": None}
     else:
-        shown["card"] = face_of(slot["card"])
+        shown = {"card": FACE[slot["card"]]}
     if row == 0:
         shown["treasure_star"] = True
     if slot.get("face_down"):
@@ -124,7 +123,7 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
                     for column in st["columns"]],
         "gaps": [None if slot is None else show_slot(slot, None, placer_sees)
                  for slot in st["gaps"]],
-        "supply": [supply(st, s) for s in range(players)],
+        "supply": supplies(st),
         "catastrophes": list(st["catastrophes"]), "ships": list(st["ships"]),
         "hand_sizes": [len(hand) for hand in st["hands"]],
         "deck": len(st["deck"]), "removed": len(st["removed"]),

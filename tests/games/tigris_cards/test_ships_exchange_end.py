@@ -229,8 +229,10 @@ def test_any_card_leaving_a_hand_starts_the_round_again():
     st = act(st, 0, type="pass")
     assert st["quiet_turns"] == 1
     # seat 1 moves its priest next to seat 0's priest: an internal conflict spends red cards
-    column = st["columns"][2]
-    column[1]["leader"], column[2]["leader"] = [0, "red"], [1, "red"]
+    # (columns and slots of a state are frozen, shared with the states before: put new ones)
+    column = list(st["columns"][2])
+    column[1], column[2] = {**column[1], "leader": [0, "red"]}, {**column[2], "leader": [1, "red"]}
+    st["columns"][2] = column
     st = act(st, 1, type="leader", colour="red", column=2, row=3)
     st = act(st, 1, type="commit", count=1)
     st = act(st, 0, type="commit", count=0)
