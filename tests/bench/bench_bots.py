@@ -6,8 +6,13 @@ default-move players (`rules.default_action`), and level 3 against level 1 playe
 budgets). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
 number of games, ms a decision and search iterations a second. Goals: >= 95% against random and
 default players at 0.2 s, level 3 >= 65% against level 1. Engines without `determinize` are
-named and skipped. PBEM_BENCH_BOTS_GAMES=n plays n games a line (default: a few);
-PBEM_BENCH_BOTS_ONLY=assyria,tigris measures only those games.
+named and skipped.
+
+A decision takes its budget, so a game takes minutes: `make bench` plays one 2-player game a
+line and leaves out the 1 s lines (about 6 minutes on the shared machine).
+PBEM_BENCH_BOTS_GAMES=n plays every line, 2 and 3 players, n games a line at 0.2 s and n/2 at
+1 s (n=2: about 10 minutes a game on the shared machine); PBEM_BENCH_BOTS_ONLY=assyria,tigris
+measures only those games.
 """
 from __future__ import annotations
 
@@ -26,11 +31,12 @@ from pbem.games import RULES  # noqa: E402
 from tests.bench import QUICK, sized  # noqa: E402
 from tests.bots import hidden_duel  # noqa: E402
 
-GAMES = int(os.environ.get("PBEM_BENCH_BOTS_GAMES", 0)) or sized(4, 1)
+FULL = int(os.environ.get("PBEM_BENCH_BOTS_GAMES", 0))
+GAMES = FULL or 1
 SLOW_GAMES = max(1, GAMES // 2)          # games of the 1 s lines
-PLAYER_COUNTS = sized((2, 3), (2,))
+PLAYER_COUNTS = (2, 3) if FULL else (2,)
 MAX_ACTIONS = sized(20_000, 30)   # a game still running then is judged by the heuristic
-QUICK_ITERATIONS = 3              # quick mode: a bot's budget in iterations, not seconds
+QUICK_BUDGET = {"iterations": 3, "seconds": 0.02}     # quick mode: a bot's budget
 ONLY = [name for name in os.environ.get("PBEM_BENCH_BOTS_ONLY", "").split(",") if name]
 
 
@@ -73,7 +79,7 @@ def default_player(rules, state, seat, actions, rng):
 
 def bot(level: int, seconds: float | None):
     def play(rules, state, seat, actions, rng, tally: Tally | None = None):
-        budget = {"iterations": QUICK_ITERATIONS} if QUICK else {"seconds": seconds}
+        budget = QUICK_BUDGET if QUICK else {"seconds": seconds}
         started = time.perf_counter()
         decision = decide(rules, rules.view(state, seat), seat, actions, level=level,
                           rng=random.Random(rng.random()), **budget)
@@ -114,17 +120,17 @@ def play_game(rules, players: int, seed: int, hero, others, tally: Tally) -> Non
 
 def matchups():
     """(name, games, hero, others) of each line."""
-    level_1 = bot(1, None)
-    return [
-        ("level 2 at 0.2 s vs random", GAMES, bot(2, 0.2), random_player),
-        ("level 2 at 0.2 s vs default", GAMES, bot(2, 0.2), default_player),
-        ("level 2 at 1 s vs random", SLOW_GAMES, bot(2, 1.0), random_player),
-        ("level 2 at 1 s vs default", SLOW_GAMES, bot(2, 1.0), default_player),
-        ("level 3 vs level 1", SLOW_GAMES, bot(3, None), level_1),
-    ]
+    lines = [("level 2 at 0.2 s vs random", GAMES, bot(2, 0.2), random_player),
+             ("level 2 at 0.2 s vs default", GAMES, bot(2, 0.2), default_player)]
+    if FULL:
+        lines += [("level 2 at 1 s vs random", SLOW_GAMES, bot(2, 1.0), random_player),
+                  ("level 2 at 1 s vs default", SLOW_GAMES, bot(2, 1.0), default_player)]
+    return lines + [("level 3 vs level 1", SLOW_GAMES, bot(3, None), bot(1, None))]
 
 
 def main() -> None:
+    if not FULL and not QUICK:
+        print("one 2-player game a line, no 1 s lines (PBEM_BENCH_BOTS_GAMES=n for all)")
     games = [hidden_duel.rules] + [RULES[name] for name in ("tigris", "tigris_cards", "assyria")]
     for rules in games:
         if ONLY and rules.name not in ONLY:
