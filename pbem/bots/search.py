@@ -7,6 +7,13 @@ outcome up. A node is an action of whoever is to act; it keeps how often it was 
 often it was available (UCB divides by that, not by the parent's visits, because an action
 legal in one determinization may be missing in the next) and the rewards of the seat that
 chose it. Nothing here reads the real state: the view and the rng are all there is.
+
+Other seats' decisions are nodes of the seat the determinized state names first in `to_act`
+(at the root, the asking seat itself); seats asked at once thus decide one after another in
+the tree, each child keyed by (seat, action). Other seats' secrets are whatever each
+determinization drew, so their nodes average over the hands they might hold; as in any
+single-observer search, a seat deeper down acts as if it saw the moves made before it in the
+tree (the asking seat's own hidden choices included), which flatters the opponents a little.
 """
 from __future__ import annotations
 
