@@ -153,10 +153,16 @@ class Regions:
         changed where square `taken` got a piece or square `freed` lost its leader."""
         found = self.found
         if "free" in found:
-            land, river = (part[:] for part in found["free"])
+            land, river = found["free"]
             if taken is not None:
-                (river if taken in RIVER else land).remove(taken)
+                if taken in RIVER:
+                    river = river[:]
+                    river.remove(taken)
+                else:
+                    land = land[:]
+                    land.remove(taken)
             if freed is not None:
+                land = land[:]
                 insort(land, freed)
             new.found["free"] = (land, river)
         if "temple_sides" in found:
@@ -178,8 +184,9 @@ class Regions:
             if freed is not None:
                 squares = squares[:]
                 insort(squares, freed)
-            elif taken in new.leader_at:
-                squares = [j for j in squares if j != taken]
+            elif taken in new.leader_at and taken in squares:
+                squares = squares[:]
+                squares.remove(taken)
             new.found["catastrophe"] = (treasures, squares)
 
     # --- where pieces may go (what legal_actions lists) ---------------------------------
@@ -312,7 +319,8 @@ class Regions:
         """The pieces of the region of square `at` once the piece on `at` is lifted."""
         rid, label = self.label[at], self.label
         if self.stays_whole(at):
-            rest = [j for j in self.members[rid] if j != at]
+            rest = self.members[rid][:]
+            rest.remove(at)
             return [rest] if rest else []
         seen, parts = {at}, []
         for start in self.members[rid]:

@@ -683,13 +683,14 @@ def pending_seat(pending: dict) -> int:
 def copy_state(state: dict) -> dict:
     """A copy sharing nothing that can change with `state` (what copy_json makes, sooner)."""
     new = dict(state)
-    for key in new.keys() - PLAIN_KEYS:
-        new[key] = copy_json(new[key])
+    if not PLAIN_KEYS.issuperset(new):
+        for key in new.keys() - PLAIN_KEYS:
+            new[key] = copy_json(new[key])
     for key in ("board", "treasures", "declined", "catastrophes", "bag", "treasures_taken",
                 "steps"):
         new[key] = list(state[key])
     for key in ("leaders", "hands", "points"):
-        new[key] = [dict(item) for item in state[key]]
+        new[key] = list(map(dict, state[key]))
     new["monuments"], new["out"] = dict(state["monuments"]), dict(state["out"])
     turn = new["turn"] = dict(state["turn"])
     turn["committers"] = list(turn["committers"])
@@ -697,7 +698,7 @@ def copy_state(state: dict) -> dict:
         new["pending"] = copy_json(state["pending"])
     new["options"] = dict(state["options"])
     if "standing" in state:
-        new["standing"] = [dict(item) for item in state["standing"]]
+        new["standing"] = list(map(dict, state["standing"]))
     return new
 
 
