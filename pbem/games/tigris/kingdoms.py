@@ -10,8 +10,8 @@ leader is simply added (`Regions.joined`), instead of walking the board again.
 from __future__ import annotations
 
 from bisect import insort
-from collections import Counter, OrderedDict
-from itertools import chain
+from collections import OrderedDict
+from itertools import chain, filterfalse
 
 from .board import (COLORS, COLS, EMPTY, NEIGHBOURS, RIVER, ROWS, SQUARES, TEMPLE,
                     block_squares)
@@ -260,13 +260,23 @@ class Regions:
                 for rid, here in enumerate(self.leaders) if here}
         return frontiers
 
-    def kingdoms_next_to_count(self) -> Counter:
-        """Square with no piece -> how many kingdoms stand orthogonally next to it."""
-        counts = self.found.get("counts")
-        if counts is None:
-            counts = self.found["counts"] = Counter(chain.from_iterable(
-                self.frontiers().values()))
-        return counts
+    def shared_squares(self) -> tuple[set[int], set[int]]:
+        """The squares with no piece next to two or more kingdoms, and those next to three or
+        more (where the frontiers meet)."""
+        shared = self.found.get("shared")
+        if shared is None:
+            frontiers = list(self.frontiers().values())
+            doubles: set[int] = set()
+            crowded: set[int] = set()
+            for a, first in enumerate(frontiers):
+                for b in range(a + 1, len(frontiers)):
+                    both = first & frontiers[b]
+                    if both:
+                        doubles |= both
+                        for third in frontiers[b + 1:]:
+                            crowded |= both & third
+            shared = self.found["shared"] = (doubles, crowded)
+        return shared
 
     def free_squares(self) -> tuple[list[int], list[int]]:
         """(land, river) squares with no tile, catastrophe or leader, in board order."""
@@ -286,9 +296,9 @@ class Regions:
         if squares is None:
             land, river = self.free_squares()
             squares = river if key == "river" else land
-            crowded = {i for i, n in self.kingdoms_next_to_count().items() if n > 2}
+            crowded = self.shared_squares()[1]
             if crowded:
-                squares = [i for i in squares if i not in crowded]
+                squares = list(filterfalse(crowded.__contains__, squares))
             self.found[key] = squares
         return squares
 
@@ -310,9 +320,11 @@ class Regions:
         kingdoms."""
         squares = self.found.get("supply")
         if squares is None:
-            counts = self.kingdoms_next_to_count()
-            squares = self.found["supply"] = [i for i in self.temple_sides()
-                                              if counts.get(i, 0) <= 1]
+            doubles = self.shared_squares()[0]
+            squares = self.temple_sides()
+            if doubles:
+                squares = list(filterfalse(doubles.__contains__, squares))
+            self.found["supply"] = squares
         return squares
 
     def parts_without(self, at: int) -> list[list[int]]:
@@ -390,17 +402,17 @@ class Regions:
             return squares
         rid = self.label[at]
         frontier = self.frontiers()[rid]
-        touching = [i for i in self.temple_sides() if i in frontier]
+        touching = sorted(frontier.intersection(self.temple_sides()))
         if not touching:
             squares = self.found[key] = self.leader_squares_from_supply()
             return squares
-        squares = [i for i in self.leader_squares_from_supply() if i not in frontier]
-        counts, label = self.kingdoms_next_to_count(), self.label
+        squares = list(filterfalse(frontier.__contains__, self.leader_squares_from_supply()))
+        (doubles, crowded), label = self.shared_squares(), self.label
         if len(self.leaders[rid]) == 1:         # lifted, it leaves no kingdom behind
-            squares += [i for i in touching if counts[i] <= 2]
+            squares += [i for i in touching if i not in crowded]
         elif self.stays_whole(at):              # still one kingdom, without `at`
             for i in touching:
-                if counts[i] == 1 or (counts[i] == 2 and not any(
+                if i not in doubles or (i not in crowded and not any(
                         label[n] == rid and n != at for n in NEIGHBOURS[i])):
                     squares.append(i)
         else:
@@ -411,7 +423,7 @@ class Regions:
                         ruled[j] = number
             for i in touching:
                 pieces = {ruled[n] for n in NEIGHBOURS[i] if n in ruled}
-                if len(pieces) + counts[i] - 1 <= 1:
+                if len(pieces) + (i in doubles) + (i in crowded) <= 1:
                     squares.append(i)
         squares.sort()
         self.found[key] = squares
