@@ -4,6 +4,7 @@ from __future__ import annotations
 from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import views
+from .determinize import determinize
 from .actions import (canonical, is_listed, legal_actions, of_json_types, options_are_public,
                       why_illegal)
 from .engine import advance, answer_decision, copy_state, new_state, plain_state, take_action
@@ -101,6 +102,12 @@ class TigrisCards:
         if not state["over"]:
             return None
         return {**final_ranking(state["piles"]), "end": state["end"]}
+
+    # ---- Computer players ----
+    def determinize(self, view: dict, seat: int, rng) -> dict:
+        """A full state whose view for `seat` is `view`, the cards the seat cannot see drawn
+        from `rng` (determinize.py says what is inferred and what is drawn)."""
+        return determinize(view, seat, rng)
 
     # ---- Storage ----
     def dump(self, state: dict) -> dict:

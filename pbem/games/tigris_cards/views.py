@@ -111,6 +111,11 @@ def public_conflict(st: dict) -> dict | None:
 
 
 # ---- The view ----------------------------------------------------------------------------------
+# The turn's public counters of a rules version's end checks: whether a card left a hand this
+# turn (version 2), the passes of this turn and the turns passed in a row (version 1).
+FLOW_COUNTERS = ("card_left_hand", "passes", "passing_turns")
+
+
 def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
     over, players = st["over"], st["players"]
     open_piles = st["options"].get("open_piles", False) or over
@@ -137,7 +142,12 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
         # turns in a row that left the table full and in which no card left any hand
         # (a full round of them ends the game)
         "quiet_turns": st.get("quiet_turns"),
+        # what the flow does next (all public: the steps an action set off, still to run)
+        "queue": [dict(step) for step in st["queue"]],
     }
+    for counter in FLOW_COUNTERS:
+        if counter in st:
+            shown[counter] = st[counter]
     if over:
         shown.update(
             hands=[hand_faces(hand) for hand in st["hands"]],
