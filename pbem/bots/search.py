@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from .heuristic import KIND, Heuristic, margin_rewards, moves, rank_rewards
 
 EXPLORATION = 0.7          # UCB's constant, for rewards between 0 and 1
+SMALL_DECISION = 8         # a rival's decision with this many options or fewer is looked at
+ANSWERS_LOOKED_AT = 3      # rivals' decisions the one-move look ahead plays on through
 
 
 @dataclass(frozen=True)
@@ -154,11 +156,32 @@ class Search:
             lead = -math.inf
             if deadline is None or time.perf_counter() < deadline:
                 after = self.rules.apply(state, self.seat, self.root_moves[order][1])
-                lead = self.outcome(after)[self.seat]
+                lead = self.outcome(self.answered(after))[self.seat]
             ranked.append((-lead, draw, order))
         ranked.sort()
         kept = sorted(order for _, _, order in ranked[:widest])
         self.root_moves = [self.root_moves[order] for order in kept]
+
+    def answered(self, state):
+        """The state once small decisions this move asks of other seats (score a point or
+        not, how many to commit) are taken greedily by them: a card laid in a rival's kingdom
+        looks as good as any other until the rival answers by scoring it."""
+        rules, values = self.rules, self.heuristic.values
+        for _ in range(ANSWERS_LOOKED_AT):
+            seats = rules.to_act(state)
+            if not seats or seats[0] == self.seat:
+                break
+            mover = seats[0]
+            options = moves(rules.legal_actions(state, mover))
+            if len(options) > SMALL_DECISION:
+                break
+            afters = [rules.apply(state, mover, option) for option in options]
+            state = max(afters, key=lambda after: self.lead(values(after), mover))
+        return state
+
+    @staticmethod
+    def lead(values: list[float], seat: int) -> float:
+        return values[seat] - max(v for s, v in enumerate(values) if s != seat)
 
     def outcome(self, state) -> list[float]:
         """Rewards a seat of a position as it stands: the ranking if over, else the heuristic."""
@@ -238,8 +261,7 @@ class Search:
         best, best_value = None, -math.inf
         for _ in range(policy.sample):
             after = rules.apply(state, mover, actions[weighted_index(weights, rng, actions)])
-            values = self.heuristic.values(after)
-            lead = values[mover] - max(v for s, v in enumerate(values) if s != mover)
+            lead = self.lead(self.heuristic.values(after), mover)
             if lead > best_value:
                 best, best_value = after, lead
         return best
