@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from .errors import Refusal
+
 from email_validator import EmailNotValidError, validate_email
 from flask_babel import gettext as _
 
@@ -22,7 +24,7 @@ ELLIPSIS = "…"
 FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
 
 
-class Invalid(ValueError):
+class Invalid(Refusal, ValueError):
     """Input that cannot be stored; the message says what to change, in the reader's language."""
 
 

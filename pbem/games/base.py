@@ -12,6 +12,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from ..errors import Refusal
+
 State = Any  # each game chooses its own state type; dump/load make it JSON
 
 # -- languages -----------------------------------------------------------------------------------
@@ -89,8 +91,11 @@ def speaking(language: str):
         _language.reset(token)
 
 
-class IllegalAction(ValueError):
-    """Raised by `Rules.apply` when an action is not legal for that seat now."""
+class IllegalAction(Refusal, ValueError):
+    """Raised by `Rules.apply` when an action is not legal for that seat now; its message is
+    the engine's own reason, in the language being spoken (a Refusal with status 422)."""
+
+    status = 422
 
 
 @runtime_checkable

@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 
 from .. import validate
+from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import RULES, IllegalAction, check_options
 from ..games.base import (LANGUAGES, _, default_move, is_forced, replayable_versions, set_up,
@@ -22,12 +23,14 @@ MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, no
 EXPORT_FORMAT = "pbem-game-record"
 
 
-class StaleSeq(Exception):
+class StaleSeq(Refusal):
     """The action was made against an older position: someone already played it."""
 
+    status = 409
 
-class NotFound(Exception):
-    pass
+
+class NotFound(Refusal):
+    status = 404
 
 
 # -- the hash chain -----------------------------------------------------------------------------
@@ -67,6 +70,14 @@ SEATS_OF_GAME = Prepared(Seat, lambda game_id: Seat.select().where(Seat.game == 
                          .order_by(Seat.index))
 
 
+def find_game(game_id) -> Game | None:
+    """The game, or None when there is none of that id."""
+    try:
+        return get_game(game_id)
+    except NotFound:
+        return None
+
+
 def get_game(game_id) -> Game:
     game = (GAME_BY_ID.first(game_id) if type(game_id) is int
             else Game.get_or_none(Game.id == game_id))
@@ -87,12 +98,12 @@ def names_of(game: Game, seats: list[Seat] | None = None) -> list[str]:
 # -- creating a game -----------------------------------------------------------------------------
 
 def validate_new_game(rules_name: str, players: int, options: dict | None):
-    """The rules and options of a new game, or ValueError saying what is allowed."""
+    """The rules and options of a new game, or validate.Invalid saying what is allowed."""
     if rules_name not in RULES:
-        raise ValueError(f"unknown game {rules_name!r}; choose one of: {', '.join(sorted(RULES))}")
+        raise validate.Invalid(f"unknown game {rules_name!r}; choose one of: {', '.join(sorted(RULES))}")
     rules = RULES[rules_name]
     if not rules.min_players <= players <= rules.max_players:
-        raise ValueError(f"{rules.title} takes {rules.min_players} to {rules.max_players} "
+        raise validate.Invalid(f"{rules.title} takes {rules.min_players} to {rules.max_players} "
                          f"players, not {players}")
     return rules, check_options(rules, options)
 
@@ -152,7 +163,21 @@ def listed_action(rules, state, seat: int, action: dict) -> dict:
     for legal in rules.legal_actions(state, seat):
         if canonical(legal) == wanted:
             return legal
-    raise IllegalAction("that is not one of the actions you may take now")
+    raise IllegalAction(why_not(rules, state, seat, action))
+
+
+def why_not(rules, state, seat: int, action: dict) -> str:
+    """The engine's own reason for refusing `action` (its IllegalAction, in the language being
+    spoken), else a general one: an action the engine would take but that is not listed (an
+    extra key, say) is refused all the same."""
+    try:
+        rules.apply(state, seat, action)
+    except IllegalAction as refused:
+        if str(refused):
+            return str(refused)
+    except Exception:  # noqa: BLE001 - garbage the engine trips on: the general reason
+        pass
+    return _("that is not one of the actions you may take now")
 
 
 def locked_game(game_id: int) -> Game:

@@ -20,6 +20,7 @@ from ..play import health, moves, pace, records
 from ..mail import mailer
 from ..log import store
 from ..db.models import Game, Outbox, db
+from ..errors import Refusal
 
 
 def register_commands(app) -> None:
@@ -63,13 +64,16 @@ def main() -> None:
 
 
 def _connected(func):
-    """Run a command with the database open (and closed afterwards)."""
+    """Run a command with the database open (and closed afterwards); a refusal is the
+    command's one-line message and exit status 1, never a traceback."""
     @functools.wraps(func)
     @with_appcontext
     def wrapper(*args, **kwargs):
         db.connect(reuse_if_open=True)
         try:
             return func(*args, **kwargs)
+        except Refusal as refusal:
+            raise click.ClickException(str(refusal)) from None
         finally:
             if not db.is_closed():
                 db.close()

@@ -14,7 +14,8 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from ..db.models import Game, Prepared, Seat, Vacation
+from .. import validate
+from ..db.models import Game, Prepared, Seat, Vacation, utcnow
 
 REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
 POLICIES = ("wait", "auto")
@@ -35,14 +36,14 @@ def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3) -> dict
     if days is not None:
         if isinstance(days, bool) or not isinstance(days, (int, float)) or \
                 not math.isfinite(days) or not 0 < days <= MAX_PACE_DAYS:
-            raise ValueError(f"--pace takes a positive number of days (at most {MAX_PACE_DAYS}), "
+            raise validate.Invalid(f"--pace takes a positive number of days (at most {MAX_PACE_DAYS}), "
                              f"not {days!r}")
         days = float(days)
     if on_timeout not in POLICIES:
-        raise ValueError(f"--on-timeout takes wait or auto, not {on_timeout!r}")
+        raise validate.Invalid(f"--on-timeout takes wait or auto, not {on_timeout!r}")
     if isinstance(drop_after, bool) or not isinstance(drop_after, int) or \
             not 1 <= drop_after <= MAX_DROP_AFTER:
-        raise ValueError(f"--drop-after takes a whole number from 1 to {MAX_DROP_AFTER}, "
+        raise validate.Invalid(f"--drop-after takes a whole number from 1 to {MAX_DROP_AFTER}, "
                          f"not {drop_after!r}")
     return {"days": days, "on_timeout": on_timeout, "drop_after": drop_after}
 
@@ -170,10 +171,11 @@ class Clock:
     dropped: bool
 
 
-def clocks(game: Game, to_act: list[int], now: dt.datetime,
+def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
            seats: list[Seat] | None = None) -> list[Clock]:
     """The clocks of the seats to act, in seat order (`seats`: all the game's seats, when the
     caller has them already)."""
+    now = now or utcnow()
     found = []
     if seats is None:
         seats = game.seats.where(Seat.index.in_(list(to_act))).order_by(Seat.index)

@@ -15,17 +15,18 @@ import datetime as dt
 from flask import current_app
 
 from ..db.models import Link, Outbox, utcnow
+from ..errors import Refusal
 from ..games.base import _
 from . import links
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A request the limiter or the game's state refuses: (status, reason in the reader's
     language)."""
 
     def __init__(self, status: int, reason: str):
-        super().__init__(reason)
-        self.status, self.reason = status, reason
+        super().__init__(reason, status)
+        self.reason = reason
 
 
 def interval() -> dt.timedelta:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from ..errors import Refusal
 from ..db.models import Game, Link, Prepared, utcnow
 
 TURN_SALT = "pbem.turn-link.v1"
@@ -19,13 +20,14 @@ HOST_SALT = "pbem.host-link.v1"
 NONCE_BYTES = 24  # 192 bits
 
 
-class LinkError(Exception):
-    """A link that cannot be used; `status` is the HTTP answer (403 or 410)."""
+class LinkError(Refusal):
+    """A link that cannot be used; `status` is the HTTP answer (403 or 410), `why` the kind
+    (played, revoked, expired, tampered, ...)."""
 
     def __init__(self, status: int, reason: str, message: str, link: Link | None = None,
                  game_id: int | None = None, seat: int | None = None):
-        super().__init__(message)
-        self.status, self.reason, self.message = status, reason, message
+        super().__init__(message, status)
+        self.reason, self.message = reason, message
         self.link, self.game_id, self.seat = link, game_id, seat
 
 

@@ -14,7 +14,7 @@ from flask import current_app
 from .. import validate
 from ..db.models import Game, Link, Seat, utcnow
 from ..games import IllegalAction
-from ..games.base import default_move
+from ..games.base import _, default_move
 from ..log import store
 from ..log.store import Applied, NotFound, StaleSeq  # noqa: F401 - what callers catch
 from . import announce, clock, links, outbox
@@ -74,7 +74,7 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
         state = rules.load(game.state)
         before = rules.to_act(state)
         if seat not in before:
-            raise IllegalAction("it is not your turn to act")
+            raise IllegalAction(_("it is not your turn to act"))
         action = store.listed_action(rules, state, seat, action)
         _acted_in_person(game, seat)
         state, events, restart = store.append(game, rules, state, seat, action,

@@ -18,11 +18,14 @@ from flask import current_app
 from . import announce, clock, moves, outbox
 from ..log import store
 from ..db.database import is_sqlite
+from ..errors import Refusal
 from ..db.models import Game, Seat, Vacation, utcnow
 
 
-class PaceError(ValueError):
+class PaceError(Refusal, ValueError):
     """A request that cannot be granted (said plainly to the player or the host)."""
+
+    status = 409
 
 
 # -- the pass -----------------------------------------------------------------------------------

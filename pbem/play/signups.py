@@ -13,6 +13,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from . import announce, moves, outbox
 from ..db.database import is_sqlite
+from ..errors import Refusal
 from ..db.models import Signup, db, utcnow
 
 SALT = "pbem.signup.v1"
@@ -20,16 +21,17 @@ DAY = dt.timedelta(days=1)
 LIMITS_LOCK = 0x70626D02          # PostgreSQL advisory lock: one sign-up decision at a time
 
 
-class SignupError(Exception):
+class SignupError(Refusal):
     """A confirmation link that cannot start a game; `status` is the page's HTTP status."""
 
     def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
+        super().__init__(message, status)
 
 
-class LimitReached(ValueError):
-    pass
+class LimitReached(Refusal, ValueError):
+    """Too many games started today from this host address or this client."""
+
+    status = 429
 
 
 def _serializer() -> URLSafeTimedSerializer:

@@ -10,6 +10,7 @@ import datetime as dt
 import unicodedata
 
 from ..db.database import write_transaction
+from ..errors import Refusal
 from ..db.models import Game, Message, Prepared, Seat, utcnow
 
 MAX_LENGTH = 500                         # characters in one message
@@ -18,12 +19,11 @@ RATE_COUNT, RATE_WINDOW = 6, dt.timedelta(minutes=10)   # per seat
 SHOWN = 200                              # the latest messages a page or the API shows
 
 
-class TalkError(ValueError):
+class TalkError(Refusal, ValueError):
     """A message that cannot be posted; `status` is the HTTP answer (400 or 429)."""
 
     def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
+        super().__init__(message, status)
 
 
 def clean(text) -> str:

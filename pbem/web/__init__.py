@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 import flask_babel
 from flask import Flask, current_app, request
 
+from ..errors import Refusal
 from ..present.titles import game_name, title_of
 
 
@@ -33,6 +34,7 @@ def register_blueprints(app: Flask) -> None:
 
     for status in (400, 403, 404, 405, 413, 429):
         app.register_error_handler(status, error_page)
+    app.register_error_handler(Refusal, refusal_page)
 
     app.add_template_filter(title_of)
 
@@ -47,6 +49,15 @@ def lang_url(code: str) -> str:
     turn the switch into a link to another site."""
     args = [(k, v) for k, v in request.args.items(multi=True) if k not in ("lang", "done")]
     return "?" + urlencode(args + [("lang", code)])
+
+
+def refusal_page(refusal: Refusal):
+    """Any refusal a route did not answer itself: its reason, with its status (the site's error
+    page; under /api, `{"error": reason}`)."""
+    from werkzeug.exceptions import HTTPException
+    error = HTTPException(description=str(refusal))
+    error.code = refusal.status
+    return error_page(error)
 
 
 def error_page(exc):

@@ -6,7 +6,6 @@ from flask import current_app
 from ..play import clock, links, talk
 from ..log import store
 from .inputs import MAX_INT, ascii_int
-from ..db.models import Game, utcnow
 from ..present import action_key  # noqa: F401 - the turn page's form values
 
 
@@ -36,32 +35,11 @@ def check_link_to_act(token: str, seq: int) -> links.Access:
         return check_link(token)
     except links.LinkError as exc:
         if exc.status == 410 and exc.reason in ("played", "turn_over"):
-            game = store.Game.get_or_none(store.Game.id == exc.game_id)
+            game = store.find_game(exc.game_id)
             if game is not None and seq < game.seq:
                 raise store.StaleSeq(f"already played: the game is at move {game.seq}, "
                                      f"this action was made at move {seq}") from None
         raise
-
-
-def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
-    """What one seat may know now: the API's answer and the turn page's content (`seats`: the
-    game's seats, when the caller has read them already)."""
-    rules = store.rules_of(game)
-    seats = store.seats_of(game) if seats is None else seats
-    state = rules.load(game.state) if state is None else state
-    to_act = rules.to_act(state)
-    return {
-        "game": game.id,
-        "rules": game.rules,
-        "seat": seat,
-        "seq": game.seq,
-        "to_act": to_act,
-        "deadlines": clock.deadlines(game, to_act, utcnow(), seats),
-        "view": rules.view(state, seat),
-        "actions": rules.legal_actions(state, seat),
-        "result": rules.result(state),
-        "messages": talk.listing(game, store.names_of(game, seats)),
-    }
 
 
 def parse_seq(raw) -> int:

@@ -15,9 +15,9 @@ from flask_babel import gettext as _
 from ..play import fresh, home, links, optout, pace, talk
 from ..log import store
 from ..games.base import current_language
-from ..db.models import Outbox, Seat, utcnow
 from ..present import presenter_for, results
-from . import replay, turn
+from ..present import seat as seat_view
+from . import replay
 
 bp = Blueprint("home", __name__)
 
@@ -35,7 +35,7 @@ def _address(token: str) -> str:
     return home.check(config["SECRET_KEY"], token, config["HOME_LINK_MAX_AGE"])
 
 
-def _seat(address: str, game_id: int) -> Seat:
+def _seat(address: str, game_id: int):
     """The address's seat in game `game_id`, or 404 (the same for a game it does not play)."""
     for seat in home.seats_of(address):
         if seat.game_id == game_id:
@@ -71,7 +71,7 @@ def _language_of(address: str) -> str:
 @bp.get("/me/<token>")
 def show(token):
     address = _address(token)
-    entries = [_entry(seat) for seat in home.seats_of(address)]
+    entries = [seat_view.home_entry(seat) for seat in home.seats_of(address)]
     return render_template("home.html", token=token, address=address,
                            waiting=[e for e in entries if e["your_turn"]],
                            running=[e for e in entries if e["running"] and not e["your_turn"]],
@@ -82,21 +82,6 @@ def show(token):
                            optout_link="/optout/" + optout.token(current_app.config["SECRET_KEY"],
                                                                 address),
                            away_error=request.args.get("away_error"))
-
-
-def _entry(seat: Seat) -> dict:
-    """One game of the home page: who plays, whose turn, the result."""
-    game = seat.game
-    rules = store.rules_of(game)
-    state = rules.load(game.state)
-    names = store.names_of(game)
-    to_act = rules.to_act(state)
-    result = rules.result(state)
-    return {"game": game, "seat": seat.index, "names": names, "to_act": to_act,
-            "running": game.status == "running", "your_turn": seat.index in to_act,
-            "deadline": seat.deadline if seat.index in to_act and game.status == "running" else None,
-            "summary": results.summary(result, names) if result else None,
-            "messages": len(talk.listing(game, names))}
 
 
 @bp.post("/me/<token>/settings")
@@ -151,7 +136,7 @@ def game_page(token, game_id):
         view=rules.view(state, seat.index), presenter=presenter_for(game.rules),
         payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
         choices=[], summary=results.summary(result, names), messages=talk.listing(game, names),
-        log=turn.game_log(game, seat.index, names, current_language()), read_only=True)
+        log=seat_view.game_log(game, seat.index, names, current_language()), read_only=True)
 
 
 @bp.post("/me/<token>/games/<int:game_id>/play")

@@ -1,14 +1,12 @@
 """The host's page of a game: links, mail that failed, and what a host may do about them."""
 from __future__ import annotations
 
-import datetime as dt
-
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, fresh, limits, links, optout, outbox, pace
+from ..play import fresh, limits, links, outbox, pace
 from ..log import store
-from ..db.models import Link, Outbox, Seat, utcnow
+from ..present import hosting
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -30,16 +28,7 @@ def show(token):
 
 
 def _page(token, game, error=None, status=200):
-    rules, state = store.rules_of(game), store.state_of(game)
-    seats = list(game.seats.order_by(Seat.index))
-    live = {link.seat: link for link in
-            Link.select().where(Link.game == game, Link.spent_at.is_null())}
-    mail = list(Outbox.select().where(Outbox.game == game).order_by(Outbox.id.desc()).limit(100))
-    to_act = rules.to_act(state)
-    return render_template("host.html", game=game, seats=seats, live=live, mail=mail,
-                           to_act=to_act, token=token, now=utcnow(),
-                           opted_out=optout.opted_out(s.email for s in seats),
-                           clocks=clock.clocks(game, to_act, utcnow()),
+    return render_template("host.html", **hosting.host_page(game), token=token,
                            created=request.args.get("created") == "1", error=error), status
 
 

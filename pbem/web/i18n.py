@@ -6,12 +6,10 @@ from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
 from ..play import links
-from ..db.models import Prepared, Seat
+from ..present import seat as seat_view
 from ..games.base import LANGUAGES, TRANSLATION_DIRECTORIES, current_language, set_language
 
 COOKIE = "pbem_lang"
-_SEAT_LANGUAGE = Prepared(Seat, lambda game_id, index: Seat.select(Seat.language)
-                          .where(Seat.game == game_id, Seat.index == index).limit(1))
 babel = Babel()
 
 
@@ -24,8 +22,7 @@ def _seat_language() -> str | None:
     found = links.identify(current_app.config["SECRET_KEY"], token)
     if found is None:
         return None
-    seat = _SEAT_LANGUAGE.first(found[0], found[1])
-    return seat.language if seat is not None else None
+    return seat_view.language_of(found[0], found[1])
 
 
 def select_locale() -> str:

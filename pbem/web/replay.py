@@ -8,63 +8,18 @@ costs at most CHECKPOINT applications.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext as _
 
 from ..play import links, talk
 from ..log import store
 from ..games.base import current_language
-from ..db.models import Event, Game
 from ..present import fill_names, results
+from ..present import replay as replaying
 from .inputs import ascii_int
 from ..present import presenter_for
 
 bp = Blueprint("replay", __name__)
-
-CHECKPOINT = 50
-CACHED_GAMES = 32
-WINDOW = 6                 # moves listed on each side of the current one
-_checkpoints: OrderedDict[int, dict[int, tuple[str, dict]]] = OrderedDict()
-_lock = threading.Lock()
-
-
-# -- rebuilding a step -----------------------------------------------------------------------------
-
-def _cached(game_id: int) -> dict[int, tuple[str, dict]]:
-    with _lock:
-        points = _checkpoints.setdefault(game_id, {})
-        _checkpoints.move_to_end(game_id)
-        while len(_checkpoints) > CACHED_GAMES:
-            _checkpoints.popitem(last=False)
-        return points
-
-
-def state_at(game: Game, step: int):
-    """(state after event `step`, that event), rebuilt from the nearest kept checkpoint."""
-    rules = store.rules_of(game)
-    points = _cached(game.id)
-    base = max((s for s in list(points) if s <= step), default=None)
-    state, event = None, None
-    if base is not None:
-        events = list(game.events.where(Event.seq >= base, Event.seq <= step)
-                      .order_by(Event.seq))
-        known_hash, dumped = points.get(base, (None, None))
-        if events and events[0].seq == base and events[0].hash == known_hash:
-            state, event, events = rules.load(dumped), events[0], events[1:]
-        else:                               # another game under this id (a new database)
-            points.clear()
-            base = None
-    if base is None:
-        events = list(game.events.where(Event.seq <= step).order_by(Event.seq))
-    for event in events:
-        state = store.after_event(rules, state, event)
-        if event.seq % CHECKPOINT == 0 and event.seq not in points:
-            points[event.seq] = (event.hash, rules.dump(state))
-    return state, event
-
 
 # -- pages -------------------------------------------------------------------------------------------
 
@@ -75,7 +30,7 @@ def link_error(exc: links.LinkError):
 
 @bp.get("/games/<int:game_id>/replay")
 def spectator(game_id):
-    game = Game.get_or_none(Game.id == game_id)
+    game = store.find_game(game_id)
     if game is None:
         abort(404, _("There is no such game."))
     return render(game, seat=None, base=f"/games/{game.id}/replay")
@@ -84,7 +39,7 @@ def spectator(game_id):
 @bp.get("/replay/<token>")
 def player(token):
     game_id, seat = replay_access(token)
-    game = Game.get_or_none(Game.id == game_id)
+    game = store.find_game(game_id)
     if game is None:
         abort(404, _("There is no such game."))
     return render(game, seat=seat, base=f"/replay/{token}",
@@ -109,7 +64,7 @@ def _step(game: Game) -> int:
 def render(game: Game, seat: int | None, base: str, talk_action: str | None = None):
     rules = store.rules_of(game)
     step = _step(game)
-    state, event = state_at(game, step)
+    state, event = replaying.state_at(game, step)
     names = store.names_of(game)
     language = current_language()
     over = game.status == "over"
@@ -121,9 +76,8 @@ def render(game: Game, seat: int | None, base: str, talk_action: str | None = No
         holdings = [(s, names[s], rules.view(state, s)) for s in range(game.players)]
     elif seat is not None:
         holdings = [(seat, names[seat], view)]
-    lo, hi = max(0, step - WINDOW), min(game.seq, step + WINDOW)
-    nearby = [(e.seq, fill_names(e.text(language), names))
-              for e in game.events.where(Event.seq >= lo, Event.seq <= hi).order_by(Event.seq)]
+    lo, hi = max(0, step - replaying.WINDOW), min(game.seq, step + replaying.WINDOW)
+    nearby = replaying.nearby(game, lo, hi, names, language)
     result = rules.result(state)
     playing = request.args.get("play") == "1" and step < game.seq
     return render_template(

@@ -11,6 +11,7 @@ from ..play import clock, optout, signups
 from ..mail import compose
 from ..log import store
 from .. import validate
+from ..errors import Refusal
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
 from .inputs import MAX_INT, ascii_int
@@ -44,16 +45,14 @@ def create():
     form = request.form
     try:
         asked = read_form(form)
-    except ValueError as exc:      # IllegalAction is a ValueError too
+    except Refusal as exc:         # validate.Invalid, IllegalAction (the options)...
         return _form_page(form, str(exc), 400)
     client = request.remote_addr or ""
     try:
         host_token = signups.sign_up(asked, client, current_language(), confirming(),
                                      confirm_url)
-    except signups.LimitReached as exc:
-        return _form_page(form, str(exc), 429)
-    except ValueError as exc:
-        return _form_page(form, str(exc), 400)
+    except Refusal as exc:          # the daily limits (429), the players and pace (400)
+        return _form_page(form, str(exc), exc.status)
     if host_token is None:
         return redirect("/new/sent", code=303)
     return redirect(f"/host/{host_token}?created=1", code=303)
@@ -103,7 +102,7 @@ def read_form(form) -> dict:
     what to change."""
     rules_name = form.get("rules", "")
     if rules_name not in RULES:
-        raise ValueError(_("Choose a game."))
+        raise validate.Invalid(_("Choose a game."))
     players = []
     for i in range(MAX_PLAYERS):
         name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
@@ -131,19 +130,19 @@ def pace_of_form(form) -> dict:
         if days is not None and not (0 < days <= clock.MAX_PACE_DAYS):
             raise ValueError
     except ValueError:
-        raise ValueError(_("Days per decision must be a positive number.")) from None
+        raise validate.Invalid(_("Days per decision must be a positive number.")) from None
     if form.get("on_timeout", "wait") not in clock.POLICIES:
-        raise ValueError(_("Choose what happens at a missed deadline."))
+        raise validate.Invalid(_("Choose what happens at a missed deadline."))
     if not raw_drop.isascii() or not raw_drop.isdigit() or \
             not 1 <= int(raw_drop) <= clock.MAX_DROP_AFTER:
-        raise ValueError(_("The number of missed deadlines must be a whole number from 1 to 100."))
+        raise validate.Invalid(_("The number of missed deadlines must be a whole number from 1 to 100."))
     return clock.check_pace(days, form.get("on_timeout", "wait"), int(raw_drop))
 
 
 def _refuse_opted_out(emails) -> None:
     refused = sorted(optout.opted_out(emails))
     if refused:
-        raise ValueError(_("%(email)s has asked this server for no more mail.",
+        raise validate.Invalid(_("%(email)s has asked this server for no more mail.",
                            email=refused[0]))
 
 

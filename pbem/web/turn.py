@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
-from typing import NamedTuple
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
@@ -11,12 +9,11 @@ from flask_babel import gettext as _
 from ..play import clock, fresh, limits, links, moves, pace, talk
 from ..log import store
 from ..games import IllegalAction
-from ..db.models import Link, Prepared, Seat, utcnow
 from ..games.base import current_language
 from .. import present
+from ..present import seat as seat_view
 from ..present import results
-from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq,
-                     turn_payload)
+from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
 from .inputs import ascii_int, parse_json
 from ..present import presenter_for
 
@@ -31,7 +28,7 @@ def link_error(exc: links.LinkError):
 def render_link_error(exc: links.LinkError):
     game, renewable, to_act, newer_mailed = None, False, False, None
     if exc.game_id is not None:
-        game = store.Game.get_or_none(store.Game.id == exc.game_id)
+        game = store.find_game(exc.game_id)
     if game is not None and exc.status == 410 and game.status == "running":
         link = exc.link or links.find(current_app.config["SECRET_KEY"],
                                       (request.view_args or {}).get("token", ""))
@@ -39,26 +36,19 @@ def render_link_error(exc: links.LinkError):
             seats = store.rules_of(game).to_act(store.state_of(game))
             to_act = link.seat in seats
             renewable = to_act and renew_refusal(game, link, seats) is None
-            newer_mailed = _newer_mailed(game, link)
-    dropped = game is not None and exc.status == 410 and game.status == "running" and (
-        Seat.select().where(Seat.game == game, Seat.index == exc.seat, Seat.dropped == True)  # noqa: E712
-        .exists())
+            newer_mailed = seat_view.newer_mailed(game, link)
+    dropped = game is not None and exc.status == 410 and game.status == "running" and \
+        seat_view.is_dropped(game, exc.seat)
     return render_template("link_error.html", error=exc, game=game, renewable=renewable,
                            to_act=to_act, newer_mailed=newer_mailed,
                            readable=game is not None and _readable(request.view_args or {}),
                            dropped=dropped)
 
 
-def renew_refusal(game, link: Link, to_act: list[int]):
+def renew_refusal(game, link, to_act: list[int]):
     """Why a fresh link asked for through `link` would not be mailed (limits.Refused), or None
     when it would: the renew route's one test, which the pages obey before they offer it."""
     return limits.fresh_link_refusal(game, link.seat, to_act, through=link)
-
-
-def _newer_mailed(game, link: Link):
-    """When the seat's newest link was issued, if it is newer than `link`; else None."""
-    newest = links.newest(game.id, link.seat)
-    return newest.created_at if newest is not None and newest.id != link.id else None
 
 
 def _readable(args) -> bool:
@@ -78,7 +68,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
     seats = store.seats_of(game) if seats is None else seats
     rules = store.rules_of(game)
     state = rules.load(game.state) if state is None else state
-    payload = turn_payload(game, seat, state, seats)
+    payload = seat_view.turn_payload(game, seat, state, seats)
     names = store.names_of(game, seats)
     presenter = presenter_for(game.rules)
     choices = present.choices(
@@ -89,7 +79,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
         pick, status = None, 400
         error = _("That piece cannot be chosen now: choose again.")
     language = current_language()
-    log = game_log(game, seat, names, language, turn_start)
+    log = seat_view.game_log(game, seat, names, language, turn_start)
     # the board rings what the others did since this seat's previous turn (the log's new lines)
     last_moves = presenter.last_moves(
         present.others_actions([e for e, _text, new in log if new], seat), payload["view"])
@@ -99,64 +89,15 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
                            message=message, error=error, done=done or [],
                            messages=payload["messages"],
                            summary=results.summary(payload["result"], names),
-                           clocks=clock.clocks(game, payload["to_act"], utcnow(), seats),
+                           clocks=clock.clocks(game, payload["to_act"], seats=seats),
                            token=request.view_args["token"]), status
-
-
-LOG_LINES = 80
-Event = store.Event
-# the seat's last own choice up to its turn's start; the latest lines (with the actions, for
-# the last-move rings)
-LAST_OWN_CHOICE = Prepared(Event, lambda game_id, seat, upto: Event.select(Event.seq).where(
-    Event.game == game_id, Event.seat == seat, Event.automatic == False,  # noqa: E712
-    Event.seq <= upto).order_by(Event.seq.desc()).limit(1))
-LOG_LINES_OF = Prepared(Event, lambda game_id: Event.select(
-    Event.seq, Event.seat, Event.automatic, Event.action.alias("action_json"), Event.summary,
-    Event.summaries).where(Event.game == game_id).order_by(Event.seq.desc()).limit(LOG_LINES))
-
-
-class LogLine(NamedTuple):
-    seq: int
-    seat: int | None
-    automatic: bool
-    action: dict | None     # only on the lines that are new to the seat (for the rings)
-
-
-def game_log(game, seat, names, language, turn_start=None):
-    """The latest public lines, newest first, as (event, text, new): `new` marks what others
-    did since this seat's previous turn (the events of seq 0 and the seat's own choices are
-    never "new")."""
-    turn_start = game.seq if turn_start is None else turn_start
-    last_own = LAST_OWN_CHOICE.first(game.id, seat, turn_start)
-    since = last_own.seq if last_own is not None else 0
-    lines = []
-    for e in LOG_LINES_OF(game.id).namedtuples():   # rows, not models: 80 of them a page
-        new = e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic)
-        lines.append((LogLine(e.seq, e.seat, bool(e.automatic),
-                              json.loads(e.action_json) if new else None),
-                      present.fill_names((e.summaries or {}).get(language) or e.summary, names),
-                      new))
-    return lines
-
-
-def done_lines(game, since_seq, names, language, until_others=False) -> list[str]:
-    """What the events from `since_seq` on said: the player's action and what it set off
-    (`until_others`: up to the next choice another player made)."""
-    events = game.events.where(store.Event.seq >= since_seq).order_by(store.Event.seq)
-    lines, first = [], None
-    for e in events.limit(LOG_LINES):
-        first = e.seat if first is None else first
-        if until_others and e.seat != first and not e.automatic:
-            break
-        lines.append(present.fill_names(e.text(language), names))
-    return lines
 
 
 def _done_since(game, names, until_others=False) -> list[str] | None:
     """The lines of `?done=N`: what the player's last action set off."""
     since = _query_int("done")
     if since is not None and 0 < since <= game.seq:
-        return done_lines(game, since, names, current_language(), until_others)
+        return seat_view.done_lines(game, since, names, current_language(), until_others)
     return None
 
 
@@ -195,9 +136,9 @@ def seat_page(game, access, already: bool, status: int = 200):
         view=rules.view(state, access.seat), presenter=presenter_for(game.rules),
         payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
         choices=[], done=_done_since(game, names, until_others=True) or [], already=already,
-        newer_mailed=_newer_mailed(game, access.link),
+        newer_mailed=seat_view.newer_mailed(game, access.link),
         renewable=access.seat in to_act and renew_refusal(game, access.link, to_act) is None,
-        log=game_log(game, access.seat, names, current_language(), access.link.turn_seq),
+        log=seat_view.game_log(game, access.seat, names, current_language(), access.link.turn_seq),
         messages=talk.listing(game, names),
         summary=results.summary(result, names), token=request.view_args["token"],
         read_only=True), status
@@ -217,7 +158,7 @@ class Taps(list):
         return cls(tokens)
 
     def choices(self, game, seat) -> present.Choices:
-        payload = turn_payload(game, seat)
+        payload = seat_view.turn_payload(game, seat)
         return present.choices(presenter_for(game.rules), payload["actions"], payload["view"],
                                lambda a: None)
 
@@ -295,8 +236,7 @@ def act(token):
     except IllegalAction as exc:
         return page(game, access.seat, status=422,
                     error=_("That action is not allowed: %(why)s", why=str(exc)))
-    link = Link.get_by_id(access.link.id)
-    if link.spent_at is None:
+    if not seat_view.link_is_spent(access.link.id):
         # still this seat's turn: the refreshed page says what the action did
         return redirect(f"/turn/{token}?done={seq + 1}", code=303)
     # the turn passed: a page that stays reachable after the link is spent

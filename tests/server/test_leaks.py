@@ -27,6 +27,7 @@ from pbem.log import store
 from pbem.db.database import write_transaction
 from pbem.games.base import speaking
 from pbem.db.models import Game, Outbox, Seat, db
+from pbem.present import replay as replay_states_module
 from pbem.web import replay as replay_module
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@example.org", "language": lang}
@@ -129,16 +130,16 @@ def snapshot(game, rules, state):
 @contextmanager
 def replay_states(change):
     """The replay viewer rebuilding its states as usual, then passing them through `change`."""
-    real = replay_module.state_at
+    real = replay_states_module.state_at
 
     def patched(game, step):
         state, event = real(game, step)
         return change(state), event
-    replay_module.state_at = patched
+    replay_states_module.state_at = patched
     try:
         yield
     finally:
-        replay_module.state_at = real
+        replay_states_module.state_at = real
 
 
 def fetch(client, url):
@@ -274,16 +275,17 @@ def test_no_answer_reveals_another_seats_secrets(app, client, rules_name):
 
 def test_the_check_catches_a_leak(app, client, monkeypatch):
     """A JSON answer carrying the next seat's hand is caught (so the check above can fail)."""
-    from pbem.web import api, common
+    from pbem.present import seat as seat_view
+    real = seat_view.turn_payload
 
-    def leaky(game, seat, state=None):
-        payload = common.turn_payload(game, seat, state)
+    def leaky(game, seat, state=None, seats=None):
+        payload = real(game, seat, state, seats)
         rules = store.rules_of(game)
         full = rules.load(Game.get_by_id(game.id).state) if state is None else state
         payload["view"]["next_hand"] = full["hands"][(seat + 1) % game.players]
         return payload
 
-    monkeypatch.setattr(api, "turn_payload", leaky)
+    monkeypatch.setattr(seat_view, "turn_payload", leaky)
     game, _ = playing.create_game("duel", PLAYERS[:3], seed=5)
     with pytest.raises(AssertionError, match="the api of seat 0 changes"):
         check_no_leak(client, app, game, random.Random(1), {"checks": 0, "changed": 0})

@@ -14,7 +14,7 @@ from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.database import write_transaction
 from pbem.games import RULES
-from pbem.web import replay as replay_module
+from pbem.present import replay as replay_module
 from pbem.present import results
 from tests.conftest import play_at_random, token_of
 

@@ -1,0 +1,59 @@
+"""Lists of games: the running ones on the front page, the archive of finished ones, and a
+game's public log."""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask_babel import format_timedelta
+
+from ..db.models import Event, Game, utcnow
+from ..log import store
+from . import fill_names
+
+RUNNING_SHOWN = 50
+PUBLIC_LOG_LINES = 200
+
+
+def running() -> list[dict]:
+    return [listing(g) for g in Game.select().where(Game.status == "running")
+            .order_by(Game.id.desc()).limit(RUNNING_SHOWN)]
+
+
+def finished() -> list[dict]:
+    return [listing(g) for g in Game.select().where(Game.status == "over")
+            .order_by(Game.finished_at.desc())]
+
+
+def public_log(game: Game, names: list[str], language: str) -> list:
+    """The latest public lines, newest first, as the turn page's log has them."""
+    return [(e, fill_names(e.text(language), names), False)
+            for e in game.events.order_by(Event.seq.desc()).limit(PUBLIC_LOG_LINES)]
+
+
+def listing(game: Game) -> dict:
+    """What a list of games says of one: its players, who is to act (or who won), and how
+    long it has waited since its last move, in words ("3 days")."""
+    names = store.names_of(game)
+    to_act, winners = [], []
+    try:
+        rules = store.rules_of(game)
+    except store.NotFound:             # an imported game whose rules this server lacks
+        rules = None
+    if rules is not None:
+        state = rules.load(game.state)
+        to_act = rules.to_act(state)
+        result = rules.result(state) if game.status == "over" else None
+        ranking = (result or {}).get("ranking") or [[]]
+        winners = [names[s] for s in ranking[0] if s < len(names)]
+    last = (Event.select(Event.created_at)
+            .where(Event.game == game, Event.seq == game.seq).scalar())
+    waited = None
+    if last:
+        try:
+            waited = utcnow() - dt.datetime.fromisoformat(last).replace(tzinfo=None)
+        except ValueError:
+            waited = None
+    return {"game": game, "names": names, "to_act": [names[s] for s in to_act if s < len(names)],
+            "winners": winners,
+            "waited": format_timedelta(max(waited, dt.timedelta(0)), add_direction=False)
+            if waited is not None else ""}

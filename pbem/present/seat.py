@@ -1,0 +1,121 @@
+"""What a seat sees: the read models behind the turn page, the API, "your move is in", the
+home page's game and the replay. Reads only; every write is a use case of pbem/play."""
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from ..db.models import Event, Game, Link, Prepared, Seat, utcnow
+from ..log import store
+from ..play import clock, links, talk
+from . import fill_names, results
+
+
+def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
+    """What one seat may know now: the API's answer and the turn page's content (`seats`: the
+    game's seats, when the caller has read them already)."""
+    rules = store.rules_of(game)
+    seats = store.seats_of(game) if seats is None else seats
+    state = rules.load(game.state) if state is None else state
+    to_act = rules.to_act(state)
+    return {
+        "game": game.id,
+        "rules": game.rules,
+        "seat": seat,
+        "seq": game.seq,
+        "to_act": to_act,
+        "deadlines": clock.deadlines(game, to_act, utcnow(), seats),
+        "view": rules.view(state, seat),
+        "actions": rules.legal_actions(state, seat),
+        "result": rules.result(state),
+        "messages": talk.listing(game, store.names_of(game, seats)),
+    }
+
+
+LOG_LINES = 80
+# the seat's last own choice up to its turn's start; the latest lines (with the actions, for
+# the last-move rings)
+LAST_OWN_CHOICE = Prepared(Event, lambda game_id, seat, upto: Event.select(Event.seq).where(
+    Event.game == game_id, Event.seat == seat, Event.automatic == False,  # noqa: E712
+    Event.seq <= upto).order_by(Event.seq.desc()).limit(1))
+LOG_LINES_OF = Prepared(Event, lambda game_id: Event.select(
+    Event.seq, Event.seat, Event.automatic, Event.action.alias("action_json"), Event.summary,
+    Event.summaries).where(Event.game == game_id).order_by(Event.seq.desc()).limit(LOG_LINES))
+
+
+class LogLine(NamedTuple):
+    seq: int
+    seat: int | None
+    automatic: bool
+    action: dict | None     # only on the lines that are new to the seat (for the rings)
+
+
+def game_log(game, seat, names, language, turn_start=None):
+    """The latest public lines, newest first, as (event, text, new): `new` marks what others
+    did since this seat's previous turn (the events of seq 0 and the seat's own choices are
+    never "new")."""
+    turn_start = game.seq if turn_start is None else turn_start
+    last_own = LAST_OWN_CHOICE.first(game.id, seat, turn_start)
+    since = last_own.seq if last_own is not None else 0
+    lines = []
+    for e in LOG_LINES_OF(game.id).namedtuples():   # rows, not models: 80 of them a page
+        new = e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic)
+        lines.append((LogLine(e.seq, e.seat, bool(e.automatic),
+                              json.loads(e.action_json) if new else None),
+                      fill_names((e.summaries or {}).get(language) or e.summary, names),
+                      new))
+    return lines
+
+
+def done_lines(game, since_seq, names, language, until_others=False) -> list[str]:
+    """What the events from `since_seq` on said: the player's action and what it set off
+    (`until_others`: up to the next choice another player made)."""
+    events = game.events.where(Event.seq >= since_seq).order_by(Event.seq)
+    lines, first = [], None
+    for e in events.limit(LOG_LINES):
+        first = e.seat if first is None else first
+        if until_others and e.seat != first and not e.automatic:
+            break
+        lines.append(fill_names(e.text(language), names))
+    return lines
+
+
+def newer_mailed(game, link: Link):
+    """When the seat's newest link was issued, if it is newer than `link`; else None."""
+    newest = links.newest(game.id, link.seat)
+    return newest.created_at if newest is not None and newest.id != link.id else None
+
+
+def is_dropped(game: Game, seat: int) -> bool:
+    """Whether the seat plays by default moves now (its player stopped answering)."""
+    return (Seat.select().where(Seat.game == game, Seat.index == seat,
+                                Seat.dropped == True).exists())  # noqa: E712
+
+
+def link_is_spent(link_id: int) -> bool:
+    return Link.get_by_id(link_id).spent_at is not None
+
+
+SEAT_LANGUAGE = Prepared(Seat, lambda game_id, index: Seat.select(Seat.language)
+                         .where(Seat.game == game_id, Seat.index == index).limit(1))
+
+
+def language_of(game_id: int, index: int) -> str | None:
+    """The language a seat was invited in (None for an unknown seat)."""
+    seat = SEAT_LANGUAGE.first(game_id, index)
+    return seat.language if seat is not None else None
+
+
+def home_entry(seat: Seat) -> dict:
+    """One game of the home page: who plays, whose turn, the result."""
+    game = seat.game
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    names = store.names_of(game)
+    to_act = rules.to_act(state)
+    result = rules.result(state)
+    return {"game": game, "seat": seat.index, "names": names, "to_act": to_act,
+            "running": game.status == "running", "your_turn": seat.index in to_act,
+            "deadline": seat.deadline if seat.index in to_act and game.status == "running" else None,
+            "summary": results.summary(result, names) if result else None,
+            "messages": len(talk.listing(game, names))}
