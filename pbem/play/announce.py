@@ -34,12 +34,13 @@ def host_link(game: Game, host_token: str, seats: list[Seat] | None = None) -> N
                  seats[0].language if seats else "en", host_token=host_token)
 
 
-def after_change(game: Game, rules, state, before: list[int]) -> None:
+def after_change(game: Game, rules, state, before: list[int],
+                 seats: list[Seat] | None = None) -> None:
     """Spend the links of seats whose turn ended; mail a link to each seat now to act;
-    tell everyone when the game is over."""
+    tell everyone when the game is over (`seats`: read under the game's lock by the caller)."""
     now = rules.to_act(state)
     links.spend(game, [s for s in before if s not in now], "played")
-    seats = _seats(game)
+    seats = _seats(game) if seats is None else seats
     if rules.result(state) is not None:
         links.spend(game, range(game.players), "turn_over")
         for seat in seats:

@@ -77,11 +77,11 @@ def stop(seat: Seat) -> None:
 
 
 def after_change(game: Game, to_act: list[int], before: list[int], restart: set[int],
-                 now: dt.datetime) -> None:
+                 now: dt.datetime, seats: list[Seat] | None = None) -> None:
     """Start the clocks of seats newly asked (or asked again after a timeout move); stop those of
     seats no longer asked. A seat that stays asked after its own move keeps its clock: the turn
-    is one decision."""
-    for seat in game.seats.order_by(Seat.index):
+    is one decision (`seats`: the game's seats, read under the game's lock by the caller)."""
+    for seat in (game.seats.order_by(Seat.index) if seats is None else seats):
         if seat.index in to_act:
             if seat.index not in before or seat.index in restart or seat.asked_at is None:
                 start(game, seat, now)

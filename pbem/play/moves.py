@@ -76,10 +76,11 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
         if seat not in before:
             raise IllegalAction(_("it is not your turn to act"))
         action = store.listed_action(rules, state, seat, action)
-        _acted_in_person(game, seat)
-        state, events, restart = store.append(game, rules, state, seat, action,
-                                              dropped_seats(game))
-        _after(game, rules, state, before, restart)
+        seats = store.seats_of(game)         # read once, under the lock, for all that follows
+        _acted_in_person(seats[seat])
+        dropped = set() if game.paused_at is not None else {s.index for s in seats if s.dropped}
+        state, events, restart = store.append(game, rules, state, seat, action, dropped)
+        _after(game, rules, state, before, restart, seats=seats)
     return Applied(game, state, events)
 
 
@@ -109,18 +110,18 @@ def advance_after_hold(game: Game, now=None) -> None:
     _after(game, rules, state, before, restart, now)
 
 
-def _after(game, rules, state, before, restart, now=None) -> None:
+def _after(game, rules, state, before, restart, now=None, seats=None) -> None:
     store.save(game, rules, state)
-    clock.after_change(game, rules.to_act(state), before, restart, now or utcnow())
-    announce.after_change(game, rules, state, before=before)
+    clock.after_change(game, rules.to_act(state), before, restart, now or utcnow(), seats)
+    announce.after_change(game, rules, state, before=before, seats=seats)
 
 
-def _acted_in_person(game: Game, seat: int) -> None:
+def _acted_in_person(seat: Seat) -> None:
     """A player acting for themselves is back: their missed deadlines are forgiven and a
     dropped seat plays for itself again."""
-    (Seat.update(missed=0, dropped=False)
-     .where(Seat.game == game, Seat.index == seat, (Seat.missed > 0) | (Seat.dropped == True))  # noqa: E712
-     .execute())
+    if seat.missed or seat.dropped:
+        Seat.update(missed=0, dropped=False).where(Seat.id == seat.id).execute()
+        seat.missed, seat.dropped = 0, False
 
 
 def _check_link_live(link_id: int) -> None:

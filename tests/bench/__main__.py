@@ -3,7 +3,7 @@ import importlib
 import sys
 import time
 
-SCRIPTS = ["bench_pages", "bench_server", "bench_tigris", "bench_tigris_cards", "bench_assyria",
+SCRIPTS = ["bench_pages", "bench_writes", "bench_server", "bench_tigris", "bench_tigris_cards", "bench_assyria",
            "bench_bots"]
 
 
