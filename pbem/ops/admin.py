@@ -17,7 +17,7 @@ from ..play import announce, health, links, outbox
 from ..mail import compose
 from ..log import store
 from ..db.database import parts_of, write_transaction
-from ..db.models import Game, Outbox, Seat, db, utcnow
+from ..db.models import Game, Outbox, db, utcnow
 
 # -- pbem check --------------------------------------------------------------------------------------
 

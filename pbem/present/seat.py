@@ -119,3 +119,21 @@ def home_entry(seat: Seat) -> dict:
             "deadline": seat.deadline if seat.index in to_act and game.status == "running" else None,
             "summary": results.summary(result, names) if result else None,
             "messages": len(talk.listing(game, names))}
+
+
+def board(game: Game, seat: int | None, state=None, seq: int | None = None,
+          seats: list[Seat] | None = None) -> dict:
+    """What a read-only page shows of the game for `seat` (None: a spectator): the board as that
+    seat sees it, who is to act, the result — the one builder behind "your move is in", the home
+    page's game, the game page and the replay (`state`, `seq`: a replay's step)."""
+    from . import presenter_for
+    rules = store.rules_of(game)
+    state = rules.load(game.state) if state is None else state
+    names = store.names_of(game, seats)
+    to_act = rules.to_act(state)
+    result = rules.result(state)
+    return dict(game=game, seat=seat, rules=rules, names=names, view=rules.view(state, seat),
+                presenter=presenter_for(game.rules), to_act=to_act, result=result,
+                summary=results.summary(result, names), choices=[], read_only=True,
+                payload={"seq": game.seq if seq is None else seq, "to_act": to_act,
+                         "actions": [], "result": result})

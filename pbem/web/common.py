@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from ..play import clock, links, talk
+from ..play import links
 from ..log import store
 from .inputs import MAX_INT, ascii_int
 from ..present import action_key  # noqa: F401 - the turn page's form values

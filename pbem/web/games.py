@@ -9,8 +9,8 @@ from ..log import store
 from ..games import RULES
 from ..games.base import current_language
 from ..play import records
-from ..present import listings, results
-from ..present import presenter_for
+from ..present import listings
+from ..present import seat as seat_view
 
 bp = Blueprint("games", __name__)
 
@@ -35,20 +35,11 @@ def archive():
 
 @bp.get("/games/<int:game_id>")
 def spectate(game_id):
-    game = _game(game_id)
-    rules = store.rules_of(game)
-    state = rules.load(game.state)
-    names = store.names_of(game)
-    language = current_language()
-    log = listings.public_log(game, names, language)
-    result = rules.result(state)
-    return render_template("game.html", game=game, rules=rules, names=names, log=log,
-                           view=rules.view(state, None), to_act=rules.to_act(state),
-                           result=result, summary=results.summary(result, names),
-                           presenter=presenter_for(game.rules), seat=None, choices=[],
-                           clocks=clock.clocks(game, rules.to_act(state)),
-                           payload={"seq": game.seq, "to_act": rules.to_act(state),
-                                    "actions": [], "result": result})
+    board = seat_view.board(_game(game_id), None)
+    return render_template("game.html", **board,
+                           log=listings.public_log(board["game"], board["names"],
+                                                   current_language()),
+                           clocks=clock.clocks(board["game"], board["to_act"]))
 
 
 @bp.get("/games/<int:game_id>/record.json")

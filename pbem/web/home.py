@@ -6,7 +6,6 @@ whether an address has games here.
 """
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request
@@ -15,7 +14,6 @@ from flask_babel import gettext as _
 from ..play import fresh, home, links, optout, pace, talk
 from ..log import store
 from ..games.base import current_language
-from ..present import presenter_for, results
 from ..present import seat as seat_view
 from . import replay
 
@@ -125,18 +123,11 @@ def game_page(token, game_id):
     """The seat's view of one game, read-only: board, its own holdings, the log, the talk."""
     address = _address(token)
     seat = _seat(address, game_id)
-    game = store.get_game(game_id)
-    rules = store.rules_of(game)
-    state = rules.load(game.state)
-    names = store.names_of(game)
-    to_act = rules.to_act(state)
-    result = rules.result(state)
+    board = seat_view.board(store.get_game(game_id), seat.index)
+    game, names = board["game"], board["names"]
     return render_template(
-        "home_game.html", token=token, game=game, seat=seat.index, names=names, to_act=to_act,
-        view=rules.view(state, seat.index), presenter=presenter_for(game.rules),
-        payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
-        choices=[], summary=results.summary(result, names), messages=talk.listing(game, names),
-        log=seat_view.game_log(game, seat.index, names, current_language()), read_only=True)
+        "home_game.html", **board, token=token, messages=talk.listing(game, names),
+        log=seat_view.game_log(game, seat.index, names, current_language()))
 
 
 @bp.post("/me/<token>/games/<int:game_id>/play")

@@ -14,10 +14,10 @@ from flask_babel import gettext as _
 from ..play import links, talk
 from ..log import store
 from ..games.base import current_language
-from ..present import fill_names, results
+from ..present import fill_names
 from ..present import replay as replaying
+from ..present import seat as seat_view
 from .inputs import ascii_int
-from ..present import presenter_for
 
 bp = Blueprint("replay", __name__)
 
@@ -54,23 +54,21 @@ def replay_access(token: str) -> tuple[int, int]:
     return access.game_id, access.seat
 
 
-def _step(game: Game) -> int:
+def _step(game) -> int:
     try:
         return min(ascii_int(request.args.get("step", ""), high=10**10), game.seq)
     except ValueError:          # absent, negative or not ASCII digits: the start
         return 0
 
 
-def render(game: Game, seat: int | None, base: str, talk_action: str | None = None):
-    rules = store.rules_of(game)
+def render(game, seat: int | None, base: str, talk_action: str | None = None):
     step = _step(game)
     state, event = replaying.state_at(game, step)
-    names = store.names_of(game)
+    board = seat_view.board(game, seat, state, seq=step)
+    rules, names, view = board["rules"], board["names"], board["view"]
     language = current_language()
     over = game.status == "over"
-    view = rules.view(state, seat)
     holdings = []
-    presenter = presenter_for(game.rules)
     if over:
         # a finished game shows everything: each seat's holdings at this step
         holdings = [(s, names[s], rules.view(state, s)) for s in range(game.players)]
@@ -78,16 +76,11 @@ def render(game: Game, seat: int | None, base: str, talk_action: str | None = No
         holdings = [(seat, names[seat], view)]
     lo, hi = max(0, step - replaying.WINDOW), min(game.seq, step + replaying.WINDOW)
     nearby = replaying.nearby(game, lo, hi, names, language)
-    result = rules.result(state)
     playing = request.args.get("play") == "1" and step < game.seq
     return render_template(
-        "replay.html", game=game, rules=rules, seat=seat, names=names, view=view,
-        presenter=presenter, choices=[], payload={"seq": step, "to_act": rules.to_act(state),
-                                                  "actions": [], "result": result},
-        holdings=holdings, step=step, last=game.seq, event=event, base=base,
-        text=fill_names(event.text(language), names) if event else "",
-        nearby=nearby, over=over, summary=results.summary(result, names), playing=playing,
-        talk_action=talk_action, messages=talk.listing(game, names) if talk_action else [],
-        to_act=rules.to_act(state), fragment=request.args.get("part") == "1",
-        your_turn=seat is not None and seat in
-        rules.to_act(store.state_of(game)), read_only=True)
+        "replay.html", **board, holdings=holdings, step=step, last=game.seq, event=event,
+        base=base, text=fill_names(event.text(language), names) if event else "",
+        nearby=nearby, over=over, playing=playing, talk_action=talk_action,
+        messages=talk.listing(game, names) if talk_action else [],
+        fragment=request.args.get("part") == "1",
+        your_turn=seat is not None and seat in rules.to_act(store.state_of(game)))

@@ -1,7 +1,6 @@
 """The turn page: GET only renders (mail scanners fetch links), POST acts."""
 from __future__ import annotations
 
-import datetime as dt
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
@@ -126,22 +125,15 @@ def done(token):
 def seat_page(game, access, already: bool, status: int = 200):
     """The seat's read-only page: its move is in (or a newer link was mailed), the board as it
     stands, what the move did, whose turn it is, and the way to the replay."""
-    rules = store.rules_of(game)
-    state = rules.load(game.state)
-    names = store.names_of(game)
-    to_act = rules.to_act(state)
-    result = rules.result(state)
+    board = seat_view.board(game, access.seat)
+    names, to_act = board["names"], board["to_act"]
     return render_template(
-        "played.html", game=game, seat=access.seat, names=names, to_act=to_act,
-        view=rules.view(state, access.seat), presenter=presenter_for(game.rules),
-        payload={"seq": game.seq, "to_act": to_act, "actions": [], "result": result},
-        choices=[], done=_done_since(game, names, until_others=True) or [], already=already,
+        "played.html", **board,
+        done=_done_since(game, names, until_others=True) or [], already=already,
         newer_mailed=seat_view.newer_mailed(game, access.link),
         renewable=access.seat in to_act and renew_refusal(game, access.link, to_act) is None,
         log=seat_view.game_log(game, access.seat, names, current_language(), access.link.turn_seq),
-        messages=talk.listing(game, names),
-        summary=results.summary(result, names), token=request.view_args["token"],
-        read_only=True), status
+        messages=talk.listing(game, names), token=request.view_args["token"]), status
 
 
 class Taps(list):
