@@ -15,7 +15,8 @@ from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
-from ..db.models import Event, Game, Outbox, Seat, Signup
+from ..db.database import is_sqlite
+from ..db.models import Event, Game, Outbox, Seat, Signup, db
 from ..games.base import speaking
 from ..log import store
 from ..play import home, optout, outbox, talk
@@ -88,7 +89,14 @@ def init_app(app) -> None:
 
             def render_them():
                 with app_object.app_context():
-                    render_ids(ids)
+                    db.connect(reuse_if_open=True)
+                    try:
+                        render_ids(ids)
+                    except Exception:  # noqa: BLE001 - the worker renders them before sending
+                        app_object.logger.exception("rendering mails %s failed", ids)
+                    finally:
+                        if not is_sqlite() and not db.is_closed():
+                            db.close()      # back to the pool, as after a request
             response.call_on_close(render_them)
         return response
 

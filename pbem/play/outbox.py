@@ -45,9 +45,19 @@ def transaction():
     finally:
         _queued.reset(token)
     if queued:
-        render = current_app.extensions.get(RENDERER)
-        if render is not None:
-            render(list(queued))
+        _hand_over(queued)
+
+
+def _hand_over(ids: list[int]) -> None:
+    """Give committed rows to the renderer; whatever goes wrong there, the change stands and
+    the worker renders the rows before sending them."""
+    render = current_app.extensions.get(RENDERER)
+    if render is None:
+        return
+    try:
+        render(list(ids))
+    except Exception:  # noqa: BLE001 - committed already: the worker renders them later
+        current_app.logger.exception("rendering mails %s after the commit failed", ids)
 
 
 def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str,
@@ -64,9 +74,7 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str,
     if queued is not None:
         queued.append(row.id)
     elif not db.in_transaction():        # queued outside any use case: render at once
-        render = current_app.extensions.get(RENDERER)
-        if render is not None:
-            render([row.id])
+        _hand_over([row.id])
     return row
 
 
