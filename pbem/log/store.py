@@ -165,18 +165,31 @@ def listed_action(rules, state, seat: int, action: dict) -> dict:
     raise IllegalAction(why_not(rules, state, seat, action))
 
 
+REASON_LENGTH = 300
+
+
 def why_not(rules, state, seat: int, action: dict) -> str:
     """The engine's own reason for refusing `action` (its IllegalAction, in the language being
-    spoken), else a general one: an action the engine would take but that is not listed (an
-    extra key, say) is refused all the same."""
-    try:
-        rules.apply(state, seat, action)
-    except IllegalAction as refused:
-        if str(refused):
-            return str(refused)
-    except Exception:  # noqa: BLE001 - garbage the engine trips on: the general reason
-        pass
+    spoken) when the action has the shape of a listed one (the same keys and kinds of values:
+    a leader on a square it may not take); else, and for anything the engine would take though
+    it is not listed, a general reason. The answer never repeats what the request carried
+    beyond a short reason."""
+    if _shape(action) in {_shape(legal) for legal in rules.legal_actions(state, seat)}:
+        try:
+            rules.apply(state, seat, action)
+        except IllegalAction as refused:
+            reason = str(refused)
+            if reason and len(reason) <= REASON_LENGTH:
+                return reason
+        except Exception:  # noqa: BLE001 - what the engine trips on: the general reason
+            pass
     return _("that is not one of the actions you may take now")
+
+
+def _shape(action: dict) -> tuple:
+    """An action's type and its keys with the kinds of their values."""
+    return (action.get("type"),) + tuple(sorted((key, type(value).__name__)
+                                                for key, value in action.items()))
 
 
 def locked_game(game_id: int) -> Game:

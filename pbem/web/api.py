@@ -13,7 +13,7 @@ from ..log import store
 from ..games import IllegalAction
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
 from .inputs import parse_json
-from ..present import seat as seat_view
+from ..present.seat import turn_payload
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -31,7 +31,7 @@ def link_error(exc: links.LinkError):
 def turn(token):
     access = check_link(token)
     game = store.get_game(access.game_id)
-    return jsonify(seat_view.turn_payload(game, access.seat))
+    return jsonify(turn_payload(game, access.seat))
 
 
 @bp.post("/turn/<token>")
@@ -57,7 +57,7 @@ def act(token):
         return error(409, str(exc))
     except IllegalAction as exc:
         return error(422, f"illegal action: {exc}")
-    return jsonify(seat_view.turn_payload(applied.game, access.seat, applied.state))
+    return jsonify(turn_payload(applied.game, access.seat, applied.state))
 
 
 @bp.post("/turn/<token>/messages")

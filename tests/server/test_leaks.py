@@ -275,8 +275,8 @@ def test_no_answer_reveals_another_seats_secrets(app, client, rules_name):
 
 def test_the_check_catches_a_leak(app, client, monkeypatch):
     """A JSON answer carrying the next seat's hand is caught (so the check above can fail)."""
-    from pbem.present import seat as seat_view
-    real = seat_view.turn_payload
+    from pbem.web import api
+    real = api.turn_payload
 
     def leaky(game, seat, state=None, seats=None):
         payload = real(game, seat, state, seats)
@@ -285,7 +285,7 @@ def test_the_check_catches_a_leak(app, client, monkeypatch):
         payload["view"]["next_hand"] = full["hands"][(seat + 1) % game.players]
         return payload
 
-    monkeypatch.setattr(seat_view, "turn_payload", leaky)
+    monkeypatch.setattr(api, "turn_payload", leaky)
     game, _ = playing.create_game("duel", PLAYERS[:3], seed=5)
     with pytest.raises(AssertionError, match="the api of seat 0 changes"):
         check_no_leak(client, app, game, random.Random(1), {"checks": 0, "changed": 0})

@@ -12,7 +12,7 @@ from pbem.play import moves as playing
 from pbem.play import clock, links, talk
 from pbem.log import store
 from pbem.db.models import Event, Game, Link, Prepared, Seat, Vacation, utcnow
-from pbem.web import turn
+from pbem.present import seat as turn
 from tests.conftest import play_at_random
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
