@@ -102,6 +102,8 @@ def test_a_game_from_its_own_distribution_plays_end_to_end(venv, engine, smtp, t
         assert "kijátssza" in pages["hu"] and "Kijátszom:" in pages["hu"]
         assert "Higher card" in pages["en"] and "Play your" in pages["en"]
         assert "/static/games/tinygame/tinygame.css" in pages["en"]
+        new_game = requests.get(base + "/new?lang=hu", timeout=10).text   # the game on offer
+        assert 'value="tinygame"' in new_game and "Magasabb lap: lapok a kézben" in new_game
         css = requests.get(base + "/static/games/tinygame/tinygame.css", timeout=10)
         assert css.status_code == 200 and ".tinygame-card" in css.text
 
