@@ -18,12 +18,13 @@ import importlib
 import time
 from dataclasses import dataclass
 
+from ..games.base import GAME_PACKAGES
 from .heuristic import GENERIC, Heuristic, moves
 from .search import Budget, Policy, Search, weighted_index
 
-# the games this package knows: name -> the module whose HEURISTIC judges their positions
-GAME_MODULES = {"tigris": "pbem.bots.tigris", "tigris_cards": "pbem.bots.tigris_cards",
-                "assyria": "pbem.bots.assyria"}
+# the games this package knows: each game of pbem's own has a module pbem.bots.<name> whose
+# HEURISTIC judges its positions; another game brings its own through `register`
+GAME_MODULES = {name: f"pbem.bots.{name}" for name in GAME_PACKAGES}
 _HEURISTICS: dict[str, Heuristic] = {}
 FULL_TIME_CHOICES = 8
 
@@ -49,7 +50,12 @@ def register(name: str, heuristic: Heuristic) -> None:
 def heuristic_for(rules) -> Heuristic:
     name = rules.name
     if name not in _HEURISTICS and name in GAME_MODULES:
-        _HEURISTICS[name] = importlib.import_module(GAME_MODULES[name]).HEURISTIC
+        try:
+            _HEURISTICS[name] = importlib.import_module(GAME_MODULES[name]).HEURISTIC
+        except ModuleNotFoundError as exc:      # a game of pbem's without a heuristic yet
+            if exc.name != GAME_MODULES[name]:
+                raise
+            _HEURISTICS[name] = GENERIC
     return _HEURISTICS.get(name, GENERIC)
 
 
