@@ -142,13 +142,14 @@ class Applied:
 
 
 def append(game: Game, rules, state, seat: int, action: dict, dropped: set[int],
-           timeout: bool = False) -> tuple[object, list, set[int]]:
+           timeout: bool = False, absent: bool = False) -> tuple[object, list, set[int]]:
     """Record `action` by `seat` (already checked: `listed_action` or the seat's default) and
     the forced moves after it, in the caller's transaction holding the game's lock; returns the
     state after them, their events and the seats whose default moves were played (`dropped`:
     the seats that play by default moves now)."""
     events: list[Event] = []
-    state = record(game, rules, state, seat, action, False, events, timeout=timeout)
+    state = record(game, rules, state, seat, action, False, events, timeout=timeout,
+                   absent=absent)
     restart: set[int] = {seat} if timeout else set()
     state = advance(game, rules, state, events, dropped, restart)
     return state, events, restart
@@ -204,12 +205,16 @@ def locked_game(game_id: int) -> Game:
     return game
 
 
-def record(game, rules, state, seat, action, automatic, events, timeout=False):
-    """Apply one action and insert its event (the caller holds the write transaction)."""
+def record(game, rules, state, seat, action, automatic, events, timeout=False, absent=False):
+    """Apply one action and insert its event (the caller holds the write transaction).
+    `timeout`: the seat's default move, played at its deadline, or (`absent`) at once for a
+    seat whose player stopped answering or was handed over by the host."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
     summaries = describe_in_every_language(rules, state, seat, action)
-    if timeout:     # the log says why: the seat's default move, played at its deadline
-        marked = in_every_language(lambda: _("{line} (played at the deadline)"))
+    if timeout:     # the log says why
+        marked = in_every_language(
+            (lambda: _("{line} (played by default for an absent player)")) if absent else
+            (lambda: _("{line} (played at the deadline)")))
         summaries = {language: marked[language].replace("{line}", line)
                      for language, line in summaries.items()}
     created_at = _now_text()
@@ -259,7 +264,8 @@ def advance(game, rules, state, events, dropped: set[int], restart: set | None =
         for seat in rules.to_act(state) if dropped else ():
             action = default_move(rules, state, seat) if seat in dropped else None
             if action is not None:
-                state = record(game, rules, state, seat, action, False, events, timeout=True)
+                state = record(game, rules, state, seat, action, False, events, timeout=True,
+                               absent=True)
                 restart.add(seat)
                 break
         else:

@@ -16,10 +16,10 @@ from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
 from ..db.database import is_sqlite
-from ..db.models import Event, Game, Outbox, Seat, Signup, db
+from ..db.models import Event, Game, Outbox, Seat, Signup, db, utcnow
 from ..games.base import speaking
 from ..log import store
-from ..play import home, optout, outbox, talk
+from ..play import clock, home, optout, outbox, talk
 from ..present import fill_names, others_actions, presenter_for, results
 from ..present.titles import game_name, title_of
 
@@ -161,7 +161,7 @@ def since_last_turn(game: Game, seat: Seat, since: int, upto: int, names: list[s
     events = (game.events.where(Event.seq > since, Event.seq <= upto, Event.seq > 0)
               .order_by(Event.seq))
     return [fill_names(e.text(seat.language), names) for e in events
-            if e.summary and not (e.seat == seat.index and not e.automatic)]
+            if e.summary and not (e.seat == seat.index and not e.automatic and not e.timeout)]
 
 
 def _last_moves(game: Game, seat: Seat, since: int, upto: int, presenter, view) -> set[str]:
@@ -232,9 +232,16 @@ def _turn(row, game, context):
     if reminder:
         prompt = _("Reminder: %(prompt)s", prompt=prompt)
     token = context["token"]
+    in_force = clock.clock_of(game, seat)
     return subject(game), dict(
         seat=seat, names=names, prompt=prompt, view=view, rules=rules, reminder=reminder,
-        deadline=seat.deadline, dropped=context.get("dropped", False), presenter=presenter,
+        deadline=in_force.deadline if in_force else None,
+        held=in_force.held if in_force else None,
+        away_until=in_force.away_until if in_force else None,
+        overdue=bool(in_force and in_force.deadline and in_force.held is None
+                     and in_force.deadline <= utcnow()),
+        warn_drop=context.get("warn_drop", False),
+        dropped=context.get("dropped", False), presenter=presenter,
         happened=since_last_turn(game, seat, since, seq, names),
         messages=talk.mailed_between(game, seat.index, context.get("talk"), names),
         picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
@@ -309,6 +316,11 @@ def _digest(row, game, context):
                               max_age_days=current_app.config["LINK_MAX_AGE"] // 86400)
 
 
+def _dropped(row, game, context):
+    seats = _seats(game)
+    return subject(game), dict(seat=seats[row.seat], missed=context.get("missed", 0))
+
+
 TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
              "host_notice": _host_notice, "confirm": _confirm, "home": _home,
-             "digest": _digest}
+             "digest": _digest, "dropped": _dropped}

@@ -62,10 +62,23 @@ def turn_mail(game: Game, seat: Seat, kind: str = "turn") -> str | None:
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     outbox.queue(game, seat.index, kind, seat.email, "turn", seat.language,
                  token=token, seq=game.seq, since=seat.seen_seq, dropped=bool(seat.dropped),
-                 talk=talk.mark_mailed(game, seat))
+                 warn_drop=one_miss_from_drop(game, seat), talk=talk.mark_mailed(game, seat))
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     seat.seen_seq = game.seq
     return token
+
+
+def one_miss_from_drop(game: Game, seat: Seat) -> bool:
+    """Whether the seat's next missed deadline has its moves played for it from then on."""
+    return (game.on_timeout == "auto" and game.pace_days is not None and not seat.dropped
+            and seat.missed == game.drop_after - 1)
+
+
+def dropped(game: Game, seat: Seat, missed: int) -> None:
+    """Tell the player at once that their moves are played for them from now on, and that any
+    of their links brings them back."""
+    outbox.queue(game, seat.index, "dropped", seat.email, "dropped", seat.language,
+                 missed=missed)
 
 
 def host_notice(game: Game, seat: Seat, what: str) -> None:

@@ -195,6 +195,14 @@ def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
     return found
 
 
+def clock_of(game: Game, seat: Seat, now: dt.datetime | None = None) -> Clock | None:
+    """The seat's clock as it stands: the deadline in force (later by every hold so far), and
+    whether it stands still now ("paused", "away"); None when the seat is not asked anything.
+    The one reading behind mails, pages, the home page, the API and the digest."""
+    found = clocks(game, [seat.index], now, [seat])
+    return found[0] if found else None
+
+
 def iso(moment: dt.datetime) -> str:
     return moment.replace(microsecond=0).isoformat() + "Z"
 

@@ -84,9 +84,10 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
     return Applied(game, state, events)
 
 
-def play_default(game: Game, seat: int, now=None) -> Applied | None:
+def play_default(game: Game, seat: int, now=None, absent: bool = False) -> Applied | None:
     """Play `seat`'s default move as a timeout event (the caller holds the game's write lock,
-    e.g. the pace pass); None when the engine offers no safe default."""
+    e.g. the pace pass); None when the engine offers no safe default. `absent`: played for a
+    seat whose moves are played by default (dropped, or handed over), not at its deadline."""
     rules = store.rules_of(game)
     state = rules.load(game.state)
     before = rules.to_act(state)
@@ -94,7 +95,7 @@ def play_default(game: Game, seat: int, now=None) -> Applied | None:
     if action is None:
         return None
     state, events, restart = store.append(game, rules, state, seat, action,
-                                          dropped_seats(game), timeout=True)
+                                          dropped_seats(game), timeout=True, absent=absent)
     _after(game, rules, state, before, restart, now)
     return Applied(game, state, events)
 

@@ -113,16 +113,22 @@ def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
 
 def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = True) -> bool:
     """Play the seat's default move; under `auto`, the drop_after-th miss in a row drops it."""
-    was_dropped = seat.dropped
-    if moves.play_default(game, seat.index, now) is None:
+    absent = bool(seat.dropped)
+    counted = not seat.dropped and count_miss
+    before = (seat.missed, seat.dropped)
+    if counted:     # first, so that the mails this move causes know the count
+        missed = seat.missed + 1
+        drop = game.on_timeout == "auto" and missed >= game.drop_after
+        Seat.update(missed=missed, dropped=drop).where(Seat.id == seat.id).execute()
+        seat.missed, seat.dropped = missed, drop
+    if moves.play_default(game, seat.index, now, absent=absent) is None:
+        if counted:
+            Seat.update(missed=before[0], dropped=before[1]).where(Seat.id == seat.id).execute()
+            seat.missed, seat.dropped = before
         return False
-    if was_dropped or not count_miss:
-        return True
-    missed = seat.missed + 1
-    drop = game.on_timeout == "auto" and missed >= game.drop_after
-    Seat.update(missed=missed, dropped=drop).where(Seat.id == seat.id).execute()
-    if drop:
+    if counted and seat.dropped:
         announce.host_notice(game, seat, "dropped")
+        announce.dropped(game, seat, seat.missed)
     return True
 
 

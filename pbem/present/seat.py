@@ -114,9 +114,14 @@ def home_entry(seat: Seat) -> dict:
     names = store.names_of(game)
     to_act = rules.to_act(state)
     result = rules.result(state)
+    asked = seat.index in to_act and game.status == "running"
+    in_force = clock.clock_of(game, seat) if asked else None
     return {"game": game, "seat": seat.index, "names": names, "to_act": to_act,
             "running": game.status == "running", "your_turn": seat.index in to_act,
-            "deadline": seat.deadline if seat.index in to_act and game.status == "running" else None,
+            "deadline": in_force.deadline if in_force else None,
+            "held": in_force.held if in_force else None,
+            "away_until": in_force.away_until if in_force else None,
+            "dropped": bool(seat.dropped) and game.status == "running",
             "summary": results.summary(result, names) if result else None,
             "messages": len(talk.listing(game, names))}
 
