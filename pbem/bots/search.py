@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from .heuristic import KIND, Heuristic, margin_rewards, moves, rank_rewards
 
 EXPLORATION = 0.7          # UCB's constant, for rewards between 0 and 1
-SMALL_DECISION = 8         # a rival's decision with this many options or fewer is looked at
-ANSWERS_LOOKED_AT = 3      # rivals' decisions the one-move look ahead plays on through
 
 
 @dataclass(frozen=True)
@@ -115,10 +113,10 @@ class Search:
         deadline = None if budget.seconds is None else started + budget.seconds
         self.narrow(None if deadline is None else started + budget.seconds / 2)
         while budget.iterations is None or self.iterations < budget.iterations:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
             self.iterate()
             now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                break
             if self.settled(self.iterations_left(budget, started, now, deadline)):
                 break
 
@@ -156,28 +154,11 @@ class Search:
             lead = -math.inf
             if deadline is None or time.perf_counter() < deadline:
                 after = self.rules.apply(state, self.seat, self.root_moves[order][1])
-                lead = self.outcome(self.answered(after))[self.seat]
+                lead = self.outcome(after)[self.seat]
             ranked.append((-lead, draw, order))
         ranked.sort()
-        kept = sorted(order for _, _, order in ranked[:widest])
-        self.root_moves = [self.root_moves[order] for order in kept]
-
-    def answered(self, state):
-        """The state once small decisions this move asks of other seats (score a point or
-        not, how many to commit) are taken greedily by them: a card laid in a rival's kingdom
-        looks as good as any other until the rival answers by scoring it."""
-        rules, values = self.rules, self.heuristic.values
-        for _ in range(ANSWERS_LOOKED_AT):
-            seats = rules.to_act(state)
-            if not seats or seats[0] == self.seat:
-                break
-            mover = seats[0]
-            options = moves(rules.legal_actions(state, mover))
-            if len(options) > SMALL_DECISION:
-                break
-            afters = [rules.apply(state, mover, option) for option in options]
-            state = max(afters, key=lambda after: self.lead(values(after), mover))
-        return state
+        # best look first: with no iteration run (a short budget) `best` answers the first
+        self.root_moves = [self.root_moves[order] for _, _, order in ranked[:widest]]
 
     @staticmethod
     def lead(values: list[float], seat: int) -> float:
