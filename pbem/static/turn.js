@@ -39,7 +39,8 @@
   var tapsField = document.getElementById("confirm-taps");
   var saysLine = document.getElementById("confirm-says");
   var asked = 0;
-  var said = document.getElementById("tap-said");   // a live region: what is asked now
+  var liveRegion = document.getElementById("tap-said");   // what is asked now, read out
+  var opener = null;                                 // the button whose move is to be confirmed
   var yes = document.getElementById("confirm-yes");
   var names = new WeakMap(), roles = new WeakMap();  // each target's own name and role
   document.querySelectorAll("[data-tap]").forEach(function (el) {
@@ -81,7 +82,7 @@
   }
 
   function announce(text) {
-    if (said) said.textContent = text;
+    if (liveRegion) liveRegion.textContent = text;
   }
 
   function asking() {
@@ -289,6 +290,7 @@
 
   function tap(el, byKey) {
     var token = el.getAttribute("data-tap");
+    opener = null;
     var next = nextTokens(matching());
     var box = el.closest("[data-zoom]");
     if (has(next, token) && box && small(el) && !byKey) {
@@ -336,6 +338,7 @@
   // the move the taps make, in the words of its last place ("Place a temple on F7, river")
   function actionName() {
     var last = elementsOf(prefix).pop(), pattern = thenOf(), own = last && names.get(last);
+    if (prefix.length === 1 && last && last.getAttribute("data-does")) return last.getAttribute("data-does");
     return pattern && own ? pattern.replace("%s", own) : nameOf(last);
   }
 
@@ -409,12 +412,13 @@
   }
 
   function cancel() {
-    var first = elementsOf(prefix)[0] || document.activeElement;
+    var first = elementsOf(prefix)[0] || opener;
+    opener = null;
     prefix = [];
     say("");
     refresh();
     announce("");
-    if (first && first.hasAttribute && first.hasAttribute("tabindex")) moveTo(first);
+    if (first && (first.hasAttribute("tabindex") || first.matches("button"))) moveTo(first);
     else keepFocus(null);
   }
 
@@ -424,6 +428,7 @@
       event.preventDefault();
       prefix = [];
       refresh();
+      opener = button;
       showConfirm({ key: button.getAttribute("data-choice"), label: button.textContent });
       return;
     }
