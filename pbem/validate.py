@@ -95,6 +95,16 @@ def players(raw_players: list[dict], email_required: bool = False) -> list[dict]
     return checked
 
 
+MAX_SEED = 2**63 - 1     # Game.seed is a BIGINT
+
+
+def seed(raw) -> int:
+    """A game's random seed: a whole number from 0 to 2**63 - 1 (what the database keeps)."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_SEED:
+        raise Invalid(_("The seed must be a whole number from 0 to %(n)s.", n=MAX_SEED))
+    return raw
+
+
 def default_title(game_title: str, names: list[str]) -> str:
     """"<game>: A vs B vs C", shortened with an ellipsis to fit the title column."""
     full = f"{game_title}: {' vs '.join(names)}"

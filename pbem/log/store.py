@@ -14,8 +14,7 @@ from .. import validate
 from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import RULES, IllegalAction, check_options
-from ..games.base import (LANGUAGES, _, default_move, is_forced, replayable_versions, set_up,
-                          speaking)
+from ..games.base import LANGUAGES, _, default_move, is_forced, set_up, speaking
 from ..db.models import Event, Game, Prepared, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
@@ -357,50 +356,22 @@ def _exported_event(e: Event) -> dict:
 
 def import_record(record: dict, pace: dict) -> Game:
     """Replay an exported record into a new game (`pace`: the record's pace, checked by the
-    caller); ValueError if it does not replay exactly."""
-    if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
-        raise ValueError(f"not a pbem game record (format {EXPORT_FORMAT!r} expected)")
-    events = record.get("events") or []
-    if not events or events[0].get("seq") != 0:
-        raise ValueError("the record has no creation event")
-    creation = events[0]["action"]
-    rules, options = validate_new_game(record.get("rules"), creation["players"],
-                                       creation["options"])
-    version = record.get("rules_version")
-    if (type(version) is not int or version not in replayable_versions(rules)
-            or creation.get("rules_version") != version):
-        known = replayable_versions(rules)
-        raise ValueError(f"the record was played with {rules.name} version {version!r}; this "
-                         f"server replays versions {known.start} to {known.stop - 1}")
-    seats = validate.players(record.get("seats") or [])
-    if len(seats) != creation["players"]:
-        raise ValueError(f"the record has {len(seats)} seats for {creation['players']} players")
-    title = validate.title(record.get("title", ""))
-    state = set_up(rules, creation["players"], creation["seed"], options, version)
+    caller), checked as untrusted input (`importing.check_record`); ValueError of one line if
+    it does not replay exactly."""
+    from .importing import check_record     # it replays through this module's guards
+    checked = check_record(record)
+    rules, version, options, state = checked.rules, checked.version, checked.options, checked.state
     with write_transaction():
         game = Game.create(rules=rules.name, rules_version=version, options=options,
-                           players=creation["players"], seed=creation["seed"], seq=0,
-                           state={}, head_hash="", title=title,
+                           players=checked.players, seed=checked.seed, seq=0,
+                           state={}, head_hash="", title=checked.title,
                            pace_days=pace["days"], on_timeout=pace["on_timeout"],
                            drop_after=pace["drop_after"])
-        for index, seat in enumerate(seats):
+        for index, seat in enumerate(checked.seats):
             Seat.create(game=game, index=index, name=seat["name"],
                         language=_language(seat.get("language")))
-        prev = ""
-        for raw in events:
-            seq = raw["seq"]
-            if seq > 0:
-                state = rules.apply(state, raw["seat"], raw["action"])
-            timeout = raw.get("timeout", False) is True
-            prev = chain_hash(prev, seq, raw["seat"], raw["action"], raw["automatic"],
-                              raw["created_at"], timeout)
-            if prev != raw["hash"]:
-                raise ValueError(f"event {seq}: its hash does not match the record")
-            Event.create(game=game, seq=seq, seat=raw["seat"], action=raw["action"],
-                         automatic=raw["automatic"], timeout=timeout,
-                         summary=raw.get("summary", ""),
-                         summaries=raw.get("summaries") or {},
-                         created_at=raw["created_at"], hash=prev)
-        game.seq, game.head_hash = events[-1]["seq"], prev
+        for event in checked.events:
+            Event.create(game=game, **event)
+        game.seq, game.head_hash = checked.events[-1]["seq"], checked.head_hash
         save(game, rules, state)
     return game

@@ -256,15 +256,27 @@ def games_export(game_id, output):
 
 
 @games_group.command("import")
-@click.argument("file", type=click.File("r"))
+@click.argument("file", type=click.File("rb"))
 @_connected
 def games_import(file):
-    """Replay an exported record into a new game; prints its id."""
+    """Replay an exported record into a new game; prints its id. The record is untrusted
+    input: its size, depth and every event are checked (pbem/log/importing.py)."""
+    from ..log.importing import MAX_DEPTH, MAX_SIZE
+    from ..web.inputs import parse_json
+    text = file.read(MAX_SIZE + 1)
     try:
-        game = records.import_game(json.load(file))
+        if len(text) > MAX_SIZE:
+            raise ValueError(f"the record is larger than {MAX_SIZE // (1024 * 1024)} MiB")
+        game = records.import_game(parse_json(text, max_depth=MAX_DEPTH))
     except (ValueError, KeyError, TypeError) as exc:
-        raise click.ClickException(f"cannot import: {exc}")
+        raise click.ClickException(f"cannot import: {_one_line(exc)}")
     click.echo(game.id)
+
+
+def _one_line(exc: Exception) -> str:
+    """An error's message on one line, at most 300 characters (it may quote the record)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 300 else text[:299] + "…"
 
 
 def _get(game_id) -> Game:

@@ -39,7 +39,7 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
     title = validate.title(title)
     host_email = validate.host_email(host_email, required=False)
     pace = clock.check_pace(**(pace or {}))
-    seed = secrets.randbits(62) if seed is None else int(seed)
+    seed = secrets.randbits(62) if seed is None else validate.seed(seed)
     with outbox.transaction():
         game, state = store.begin(
             rules, players, options, seed,

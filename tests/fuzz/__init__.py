@@ -43,6 +43,9 @@ class Report:
     connection_errors: int = 0
     slow: collections.Counter = field(default_factory=collections.Counter)  # kind -> requests
     refused_writes: int = 0            # events written by requests answered 4xx/5xx
+    records_refused: int = 0           # crafted records (tests/fuzz/crafted.py) refused
+    records_imported: int = 0          # ... and imported (faithfully: they verify)
+    record_crashes: int = 0            # ... that raised anything but ValueError, or broke
     mails_queued: int = 0
     mails_stuck: int = 0
     verify_ok: bool = False
@@ -57,7 +60,7 @@ class Report:
     @property
     def clean(self) -> bool:
         return (self.server_errors == 0 and self.refused_writes == 0 and self.mails_stuck == 0
-                and self.verify_ok and not self.slow)
+                and self.verify_ok and not self.slow and self.record_crashes == 0)
 
     def lines(self) -> list[str]:
         statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.statuses.items()))
@@ -67,6 +70,8 @@ class Report:
                  f"requests over {SLOW:.0f} s: {sum(self.slow.values())}"
                  + "".join(f", {kind} {n}" for kind, n in self.slow.most_common(4)),
                  f"events written by refused requests: {self.refused_writes}",
+                 f"crafted records: {self.records_refused} refused, {self.records_imported} "
+                 f"imported, {self.record_crashes} broken",
                  f"mails queued: {self.mails_queued}, stuck after `pbem mail send`: "
                  f"{self.mails_stuck}",
                  f"pbem games verify --all: {'ok' if self.verify_ok else 'FAILED'} "
@@ -86,6 +91,7 @@ class World:
     def __init__(self, rng: random.Random, session: requests.Session, url: str):
         self.rng, self.session, self.url = rng, session, url
         self.game_ids: list[int] = []
+        self.imported: list[int] = []        # games imported from crafted records
         self.tokens: list[str] = []
         self.spent: list[str] = []
         self.hosts: list[str] = []
@@ -101,6 +107,7 @@ class World:
             self.tokens += [t for t in TURN.findall(row.body_text) if t not in self.tokens]
             self.hosts += [t for t in HOST.findall(row.body_text) if t not in self.hosts]
         self.game_ids = [g.id for g in Game.select(Game.id)]
+        self.imported = [g.id for g in Game.select(Game.id).where(Game.host_email == "")]
 
     def any_token(self) -> str:
         return self.rng.choice(self.tokens) if self.tokens else "no-token"
@@ -230,6 +237,7 @@ def run(requests_to_send: int, database_url: str | None = None, seed: int = 0,
             app = _open(config)
             with app.app_context():
                 create_games(rng)
+                import_crafted_records(rng, report)
                 env = {f"PBEM_{key}": str(value) for key, value in config.items()}
                 started = time.monotonic()
                 with Gunicorn(free_port(), env, workers=workers,
@@ -244,6 +252,42 @@ def run(requests_to_send: int, database_url: str | None = None, seed: int = 0,
         finally:
             smtp.stop()
     return report
+
+
+def import_crafted_records(rng: random.Random, report: Report) -> None:
+    """Every crafted record (tests/fuzz/crafted.py), made from a card game played a little,
+    imported as `pbem games import` would: each is refused (ValueError) or imported; anything
+    else is a failure. The imported games' pages are then among those the requests visit."""
+    from pbem.db.models import Game
+    from pbem.games import RULES
+    from pbem.log import store
+    from pbem.play import records
+    from pbem.web.inputs import parse_json
+    from tests.conftest import play_at_random
+    from tests.fuzz.crafted import crafted_records
+    game = Game.select().where(Game.rules == "tigris_cards").order_by(Game.id).first()
+    game = play_at_random(game, 40, rng)
+    for name, make in crafted_records(records.export_game(game), RULES["tigris_cards"]).items():
+        crafted = make()
+        try:
+            record = crafted
+            if isinstance(crafted, bytes):
+                from pbem.log.importing import MAX_DEPTH, MAX_SIZE
+                if len(crafted) > MAX_SIZE:
+                    raise ValueError("too large")
+                record = parse_json(crafted, max_depth=MAX_DEPTH)
+            imported = records.import_game(record)
+        except ValueError:
+            report.records_refused += 1
+            continue
+        except Exception as exc:  # noqa: BLE001 - the report says which record and how
+            report.failures.append(f"crafted record {name}: {type(exc).__name__}: {exc!s:.200}")
+            report.record_crashes += 1
+            continue
+        report.records_imported += 1
+        if store.verify(imported):
+            report.failures.append(f"crafted record {name} imported but does not verify")
+            report.record_crashes += 1
 
 
 def _open(config: dict):

@@ -272,6 +272,16 @@ def crafted_body(world) -> Shot:
     return Shot("POST", f"/turn/{token}", "crafted_body_form", data={"seq": "0", "action": short})
 
 
+def record_pages(world) -> Shot:
+    """A page of a game imported from a crafted record (tests/fuzz/crafted.py), or of any."""
+    rng = world.rng
+    game = rng.choice(world.imported or world.game_ids)
+    path = rng.choice([f"/games/{game}", f"/games/{game}/replay", f"/games/{game}/record.json",
+                       "/games"])
+    params = rng.choice([None, {"step": str(rng.randint(0, 60))}, {"lang": "hu"}])
+    return Shot("GET", path, "record_pages", params=params)
+
+
 def browse(world) -> Shot:
     rng = world.rng
     game = rng.choice(world.game_ids)
@@ -295,7 +305,8 @@ def wrong_method(world) -> Shot:
 GENERATORS = [(legal_move, 14), (extra_keys, 10), (stale_seq, 6), (wrong_seat, 6),
               (wrong_types, 8), (malformed_json, 8), (deep_form_action, 3), (odd_numbers, 10),
               (forged_token, 8), (spent_token, 8), (host_actions, 5), (new_game, 5),
-              (oversized, 2), (browse, 8), (wrong_method, 3), (crafted_body, 6)]
+              (oversized, 2), (browse, 8), (wrong_method, 3), (crafted_body, 6),
+              (record_pages, 3)]
 
 
 def pick(rng: random.Random):

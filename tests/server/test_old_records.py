@@ -27,7 +27,12 @@ def test_a_version_1_record_imports_replays_and_verifies(app, rules_name):
     game = records.import_game(record)
     assert game.rules_version == 1 and game.status == "over"
     assert store.verify(game) == [] and game.head_hash == record["head_hash"]
-    assert records.export_game(game)["events"] == record["events"]
+    # the log lines are written anew by today's rules (issue 18): all else is as recorded
+    lines = ("summary", "summaries")
+    exported = records.export_game(game)["events"]
+    assert [{k: v for k, v in e.items() if k not in lines} for e in exported] == \
+        [{k: v for k, v in e.items() if k not in lines} for e in record["events"]]
+    assert all(set(e["summaries"]) == {"en", "hu"} and e["summary"] for e in exported)
     state = store.state_of(game)
     assert RULES[rules_name].result(state) is not None
     if rules_name == "tigris_cards":
