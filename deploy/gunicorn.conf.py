@@ -5,6 +5,12 @@ import os
 
 bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")   # nginx proxies to this
 workers = int(os.environ.get("PBEM_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+# nginx must front gunicorn, and gunicorn must listen on loopback only (bind above): a worker
+# is held by each connection until its whole request has arrived. With "sync" 8 clients that
+# connect and send nothing stall 8 workers; "gthread" is no cure in gunicorn 27 (an accepted
+# connection goes straight to a thread: 16 idle clients stalled a worker of 8 threads here).
+# nginx buffers every request whole before it passes it on, so gunicorn only ever sees
+# complete requests (deploy/nginx-pbem.conf).
 worker_class = "sync"
 timeout = 30
 graceful_timeout = 20

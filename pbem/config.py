@@ -8,7 +8,10 @@ EnvironmentFile; a variable already set in the environment wins over the file.
 """
 from __future__ import annotations
 
+import math
 import os
+import zlib
+from collections import Counter
 from pathlib import Path
 
 DEFAULTS = {
@@ -57,16 +60,32 @@ class SettingsError(RuntimeError):
 
 
 MIN_SECRET_KEY_LENGTH = 32
+MIN_SECRET_KEY_BITS = 90      # secrets.token_urlsafe(48) scores ~340, 32 random hex digits 95-130
 # Keys that are published (deploy/pbem.env.example, the development key): never secret.
 PUBLISHED_SECRET_KEYS = {"change-me-to-64-random-characters", DEV_SECRET_KEY}
 
 
+def secret_key_bits(key: str) -> float:
+    """A low estimate of the key's entropy in bits, the smaller of two: its length times the
+    Shannon entropy of its characters (`a` x 32 scores 0), and what zlib needs to write it
+    (a key repeating a shorter part compresses: `secret` x 6 scores 72)."""
+    counts = Counter(key)
+    shannon = -sum(n / len(key) * math.log2(n / len(key)) for n in counts.values()) * len(key)
+    compressed = 8 * (len(zlib.compress(key.encode("utf-8"), 9)) - len(zlib.compress(b"", 9)))
+    return max(0.0, min(shannon, compressed))
+
+
 def secret_key_weakness(key: str) -> str | None:
-    """Why `key` cannot sign links in production, or None when it can."""
-    if key.strip() in PUBLISHED_SECRET_KEYS:
+    """Why `key` cannot sign links in production, or None when it can: checked when the app
+    starts, and by `pbem check`."""
+    if any(published in key.strip().lower() for published in PUBLISHED_SECRET_KEYS):
         return "is the published example value"
     if len(key) < MIN_SECRET_KEY_LENGTH:
         return f"is shorter than {MIN_SECRET_KEY_LENGTH} characters"
+    bits = secret_key_bits(key)
+    if bits < MIN_SECRET_KEY_BITS:
+        return (f"is too easy to guess (about {bits:.0f} bits of entropy, at least "
+                f"{MIN_SECRET_KEY_BITS} are needed: use random characters)")
     return None
 
 

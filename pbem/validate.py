@@ -99,9 +99,10 @@ MAX_SEED = 2**63 - 1     # Game.seed is a BIGINT
 
 
 def seed(raw) -> int:
-    """A game's random seed: a whole number from 0 to 2**63 - 1 (what the database keeps)."""
+    """A game's random seed: a whole number from 0 to 2**63 - 1 (what the database keeps).
+    Only the host's command and records carry one: the message is in English."""
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_SEED:
-        raise Invalid(_("The seed must be a whole number from 0 to %(n)s.", n=MAX_SEED))
+        raise Invalid(f"the seed must be a whole number from 0 to {MAX_SEED}")
     return raw
 
 

@@ -19,9 +19,11 @@ def running() -> list[dict]:
             .order_by(Game.id.desc()).limit(RUNNING_SHOWN)]
 
 
-def finished() -> list[dict]:
-    return [listing(g) for g in Game.select().where(Game.status == "over")
-            .order_by(Game.finished_at.desc())]
+def finished(offset: int = 0, limit: int | None = None) -> list[dict]:
+    """Finished games, newest first: `limit` of them from the `offset`-th on (a page)."""
+    games = (Game.select().where(Game.status == "over")
+             .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset))
+    return [listing(g) for g in (games.limit(limit) if limit is not None else games)]
 
 
 def public_log(game: Game, names: list[str], language: str) -> list:

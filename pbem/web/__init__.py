@@ -1,10 +1,11 @@
 """The web: turn pages and their JSON API, game pages, replays, the host's pages."""
 from __future__ import annotations
 
-from urllib.parse import urlencode
+import re
+from urllib.parse import urlencode, urlsplit
 
 import flask_babel
-from flask import Flask, current_app, request
+from flask import Flask, abort, current_app, request
 
 from ..errors import Refusal
 from ..present.titles import game_name, title_of
@@ -32,6 +33,8 @@ def register_blueprints(app: Flask) -> None:
     # made inside an outer app context (tests, commands) must choose its language afresh.
     app.before_request_funcs.setdefault(None, []).insert(0, flask_babel.refresh)
 
+    app.before_request(refuse_cross_site_posts)
+
     for status in (400, 403, 404, 405, 413, 429):
         app.register_error_handler(status, error_page)
     app.register_error_handler(Refusal, refusal_page)
@@ -41,6 +44,34 @@ def register_blueprints(app: Flask) -> None:
     @app.context_processor
     def language_switch():
         return {"lang_url": lang_url, "game_name": game_name}
+
+
+def refuse_cross_site_posts():
+    """403 for a POST that another site's page made (a forged form a player's browser is led
+    to send): the browser says so in Sec-Fetch-Site, or older ones by an Origin that is not
+    this site. Only the RFC 8058 one-click unsubscribe (POST /optout/<token>) is made by the
+    mailbox provider, from its own site."""
+    if request.method != "POST" or ONE_CLICK_UNSUBSCRIBE.fullmatch(request.path):
+        return None
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
+        abort(403, "A form of another site cannot act here.")
+    origin = request.headers.get("Origin")
+    if origin is not None and _origin_of(origin) not in _own_origins():
+        abort(403, "A form of another site cannot act here.")
+    return None
+
+
+ONE_CLICK_UNSUBSCRIBE = re.compile(r"/optout/[^/]+")
+
+
+def _origin_of(url: str) -> str:
+    parts = urlsplit(url.strip())
+    return f"{parts.scheme}://{parts.netloc}".lower() if parts.scheme and parts.netloc else url
+
+
+def _own_origins() -> set:
+    """This site as PBEM_BASE_URL names it, and as the request reached it."""
+    return {_origin_of(current_app.config.get("BASE_URL") or ""), _origin_of(request.host_url)}
 
 
 def lang_url(code: str) -> str:

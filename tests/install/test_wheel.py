@@ -38,7 +38,7 @@ def database(request, tmp_path):
 def test_an_installed_wheel_migrates_mails_and_serves_a_game(installed, database, smtp, tmp_path):
     port = free_port()
     env = clean_environment(
-        PBEM_DATABASE_URL=database, PBEM_SECRET_KEY="wheel-test-" + "x" * 40,
+        PBEM_DATABASE_URL=database, PBEM_SECRET_KEY="wheel-test-" + "Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP",
         PBEM_BASE_URL="http://pbem.test", PBEM_MAIL_SERVER="127.0.0.1",
         PBEM_MAIL_PORT=str(smtp.port), PBEM_MAIL_SENDER="pbem <pbem@pbem.test>")
     pbem = str(installed / "bin" / "pbem")

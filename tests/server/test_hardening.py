@@ -191,7 +191,12 @@ def example_secret_key() -> str:
 
 
 @pytest.mark.parametrize("key, why", [("x", "shorter than 32"), ("a" * 31, "shorter than 32"),
-                                      (example_secret_key(), "example")])
+                                      (example_secret_key(), "example"),
+                                      (example_secret_key() + "!", "example"),
+                                      (" " * 32, "too easy to guess"),
+                                      ("a" * 32, "too easy to guess"),
+                                      ("secret" * 6, "too easy to guess"),
+                                      ("secret" * 6 + "!", "too easy to guess")])
 def test_production_refuses_a_weak_secret_key(tmp_path, key, why):
     from pbem.app import create_app
     with pytest.raises(RuntimeError, match=why):
@@ -200,9 +205,21 @@ def test_production_refuses_a_weak_secret_key(tmp_path, key, why):
     development = create_app({"ENV": "development", "SECRET_KEY": key,
                               "DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
     assert development.config["SECRET_KEY"] == key
-    strong = create_app({"ENV": "production", "SECRET_KEY": "k" * 32,
+    strong = create_app({"ENV": "production", "SECRET_KEY": STRONG_KEY,
                          "DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
-    assert strong.config["SECRET_KEY"] == "k" * 32
+    assert strong.config["SECRET_KEY"] == STRONG_KEY
+
+
+STRONG_KEY = "Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP"
+
+
+def test_random_keys_are_strong_enough():
+    import secrets
+    from pbem.config import secret_key_weakness
+    assert not [key for key in (secrets.token_urlsafe(48) for _ in range(2000))
+                if secret_key_weakness(key)]
+    assert not [key for key in (secrets.token_hex(16) for _ in range(2000))
+                if secret_key_weakness(key)]
 
 
 @pytest.mark.parametrize("key", ["x", example_secret_key()])

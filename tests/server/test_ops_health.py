@@ -77,7 +77,7 @@ def test_a_migration_not_applied_is_unhealthy(app, client):
 
 def test_an_unreachable_database_is_a_503_not_a_500(tmp_path, duel):
     from pbem.app import create_app
-    app = create_app({"TESTING": True, "SECRET_KEY": "s" * 40,
+    app = create_app({"TESTING": True, "SECRET_KEY": "Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP",
                       "DATABASE_URL": f"postgresql://pbem@127.0.0.1:{free_port()}/pbem"})
     try:
         answer = app.test_client().get("/health")

@@ -69,7 +69,8 @@ def test_the_pbem_command_reads_the_settings_file(tmp_path):
     import sys
     path = tmp_path / "pbem.env"
     database = tmp_path / "from-file.db"
-    path.write_text(f"PBEM_SECRET_KEY='{'k' * 50}'\nPBEM_DATABASE_URL=sqlite:///{database}\n")
+    path.write_text("PBEM_SECRET_KEY='Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP'\n"
+                    f"PBEM_DATABASE_URL=sqlite:///{database}\n")
     env = {"PATH": "/usr/bin:/bin", "PBEM_CONFIG": str(path)}
     done = subprocess.run([sys.executable, "-m", "pbem.ops.cli", "db", "upgrade"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
@@ -117,7 +118,7 @@ def test_a_url_that_does_not_parse_says_so_without_the_password(url):
 def test_a_bad_password_url_is_a_message_not_a_traceback(tmp_path):
     import subprocess
     import sys
-    env = {"PATH": "/usr/bin:/bin", "PBEM_SECRET_KEY": "k" * 50,
+    env = {"PATH": "/usr/bin:/bin", "PBEM_SECRET_KEY": "Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP",
            "PBEM_DATABASE_URL": "postgresql://pbem:a/b@127.0.0.1/pbem"}
     done = subprocess.run([sys.executable, "-m", "pbem.ops.cli", "db", "upgrade"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)

@@ -135,7 +135,7 @@ def test_development_keeps_the_one_step_form_and_a_reload_starts_nothing(client,
 def test_confirmation_is_on_in_production_and_off_in_development(database_url, monkeypatch):
     from pbem.app import create_app
     monkeypatch.delenv("PBEM_SIGNUP_CONFIRM", raising=False)
-    base = {"DATABASE_URL": database_url, "SECRET_KEY": "k" * 40}
+    base = {"DATABASE_URL": database_url, "SECRET_KEY": "Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP"}
     assert create_app({**base, "ENV": "production"}).config["SIGNUP_CONFIRM"] is True
     assert create_app({**base, "ENV": "development"}).config["SIGNUP_CONFIRM"] is False
     monkeypatch.setenv("PBEM_SIGNUP_CONFIRM", "false")
