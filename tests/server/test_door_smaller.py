@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import pytest
 
-from pbem.db.models import Event, Game, OptOut
+from pbem.db.models import Event, Game, OptOut, utcnow
 from pbem.log import store
-from pbem.mail import mailer, notify
+from pbem.mail import compose, mailer
+from pbem.play import moves as playing
 from pbem.web.games import ARCHIVE_PAGE
 from tests.conftest import token_of
 
@@ -20,7 +21,7 @@ CROSS_SITE = [{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example
 
 @pytest.fixture
 def live(app, smtp):
-    game, host_token = store.create_game("duel", PLAYERS, seed=3)
+    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
     return game, token_of(smtp.inbox.last_link(PLAYERS[seat]["email"])), host_token
@@ -55,7 +56,7 @@ def test_a_post_from_this_site_plays(live, client, headers):
 
 
 def test_the_one_click_unsubscribe_works_from_the_mailbox_providers_site(live, client):
-    link = notify.optout_url("bob@example.org")
+    link = compose.optout_url("bob@example.org")
     answer = client.post(link.replace("http://pbem.test", ""),
                          data={"List-Unsubscribe": "One-Click"},
                          headers={"Sec-Fetch-Site": "cross-site", "Origin": "https://mail.example"})
@@ -67,11 +68,11 @@ def test_the_one_click_unsubscribe_works_from_the_mailbox_providers_site(live, c
 
 
 def _finished_games(count: int) -> list[int]:
-    game, _ = store.create_game("duel", PLAYERS, seed=3)
+    game, _ = playing.create_game("duel", PLAYERS, seed=3)
     fields = {k: v for k, v in game.__data__.items() if k != "id"}
     ids = []
     for _n in range(count):
-        copy = Game.create(**dict(fields, status="over", finished_at=store.utcnow()))
+        copy = Game.create(**dict(fields, status="over", finished_at=utcnow()))
         ids.append(copy.id)
     return ids
 
