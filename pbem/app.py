@@ -6,7 +6,7 @@ from flask import Flask, request
 from . import config as settings_module
 from .web import i18n
 from . import package
-from .db.database import bind, is_sqlite, parts_of
+from .db.database import bind, end_request, parts_of
 from .logs import redact_flask_logs
 from .mail import compose
 from .mail.mailer import mail
@@ -109,10 +109,9 @@ def _database_per_request(app: Flask) -> None:
 
     @app.teardown_request
     def close(exc):
-        # SQLite keeps one connection per worker thread (closing flushes the WAL, 2-4 ms);
-        # PostgreSQL connections go back to the pool.
-        if not is_sqlite() and not db.is_closed():
-            db.close()
+        # Every request ends its transaction, whatever happened in it: after a failure the
+        # connection is dropped and the next request opens a fresh one.
+        end_request(exc)
 
 
 def _security_headers(app: Flask) -> None:

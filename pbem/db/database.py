@@ -1,12 +1,14 @@
 """Opening the database named by PBEM_DATABASE_URL and bringing its schema up to date."""
 from __future__ import annotations
 
+import contextlib
+import fcntl
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import peewee as pw
 from playhouse.db_url import parse
-from playhouse.pool import PooledPostgresqlDatabase
+from playhouse.pool import PooledDatabase, PooledPostgresqlDatabase
 
 from .. import package
 from ..config import SettingsError
@@ -87,27 +89,139 @@ def is_sqlite() -> bool:
     return isinstance(db.obj, pw.SqliteDatabase)
 
 
+MIGRATION_LOCK = 0x70626D02        # PostgreSQL advisory lock: one `pbem db upgrade` at a time
+
+
+@contextlib.contextmanager
+def migration_lock():
+    """Hold the schema while migrating: two hosts running `pbem db upgrade` together take
+    turns, and the second finds the migrations done. PostgreSQL: a session advisory lock;
+    SQLite: an exclusive lock on a file beside the database (SQLite's own locks would turn
+    the second away with "database is locked" once its busy timeout ran out)."""
+    if not is_sqlite():
+        db.obj.execute_sql("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+        try:
+            yield
+        finally:
+            db.obj.execute_sql("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+        return
+    path = db.obj.database
+    if path == ":memory:":
+        yield
+        return
+    with open(f"{path}.migrate-lock", "a") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+def _router():
+    from peewee_migrate import Router
+    return Router(db.obj, migrate_dir=MIGRATIONS)
+
+
 def upgrade() -> list[str]:
-    """Apply every migration not yet applied (idempotent); the names applied now."""
-    from peewee_migrate import Router
+    """Apply every migration not yet applied (idempotent, under the migration lock); the
+    names applied now."""
+    with migration_lock():
+        return _router().run() or []
 
-    router = Router(db.obj, migrate_dir=MIGRATIONS)
-    return router.run() or []
+
+def applied() -> list[str]:
+    """The migrations this database has had, by number."""
+    return sorted(_router().done)
 
 
-def rollback(name: str) -> list[str]:
-    """Undo the applied migrations from the newest back to `name` (inclusive); their names."""
-    from peewee_migrate import Router
-
-    router = Router(db.obj, migrate_dir=MIGRATIONS)
-    done = router.done
-    if name not in done:
+def to_undo(name: str, inclusive: bool = False) -> list[str]:
+    """The applied migrations newer than `name` (and `name` itself when `inclusive`), newest
+    first by number, whatever order they were applied in. `name` may be its number ("006");
+    "000" is before the first: every migration."""
+    done = applied()
+    if name.strip("0") == "":
+        return list(reversed(done))
+    matches = [m for m in done if m == name or m.split("_", 1)[0] == name]
+    if not matches:
         raise ValueError(f"{name} is not applied here (applied: {', '.join(done) or 'none'})")
-    undone = []
-    while not undone or undone[-1] != name:
-        undone.append(router.done[-1])
-        router.rollback()
-    return undone
+    start = done.index(matches[0]) + (0 if inclusive else 1)
+    return list(reversed(done[start:]))
+
+
+def rollback(name: str, inclusive: bool = False) -> list[str]:
+    """Undo the migrations `to_undo(name, inclusive)` names, newest first, under the migration
+    lock; their names, in the order undone."""
+    with migration_lock():
+        router = _router()
+        migrator = router.migrator_class(db.obj)     # the schema as the numbers build it
+        for migration in applied():
+            router.run_one(migration, migrator)     # (fake: only the migrator learns it)
+        undone = []
+        for migration in to_undo(name, inclusive):
+            router.run_one(migration, migrator, fake=False, downgrade=True)
+            undone.append(migration)
+        return undone
+
+
+# -- connections that fail -------------------------------------------------------------------------
+
+RETRY_FIRST, RETRY_MAX = 1.0, 30.0  # seconds between tries of a process whose database went away
+
+
+def retry_delay(failures: int) -> float:
+    """How long a loop waits after `failures` failed passes in a row: doubling, bounded."""
+    return min(RETRY_FIRST * 2 ** max(failures - 1, 0), RETRY_MAX)
+
+
+def lost_connection(exc: BaseException | None) -> bool:
+    """Whether `exc` says the connection itself failed (a server restarted, a backend killed,
+    a network gone) rather than one statement."""
+    return isinstance(exc, (pw.OperationalError, pw.InterfaceError))
+
+
+def discard_connection(pool_too: bool = False) -> None:
+    """Close this thread's connection whatever it was left in — a transaction open, a cursor
+    read half-way (which keeps an SQLite snapshot), a server gone — so that the next use opens
+    a fresh one. `pool_too`: also close the pool's idle connections (a restarted PostgreSQL
+    killed them all)."""
+    database = db.obj
+    if database is None:
+        return
+    conn = None if database.is_closed() else database._state.conn
+    with contextlib.suppress(Exception):
+        if conn is not None:
+            conn.rollback()
+    while database.transaction_depth():
+        database.pop_transaction()
+    try:
+        if isinstance(database, PooledDatabase):
+            database.manual_close()     # not back into the pool: it may be broken
+        else:
+            database.close()
+    except Exception:  # noqa: BLE001 - a dead connection may fail to close; forget it
+        with contextlib.suppress(Exception):
+            if conn is not None:
+                conn.close()
+        database._state.reset()
+    if pool_too and isinstance(database, PooledDatabase):
+        database.close_idle()
+
+
+def end_request(exc: BaseException | None) -> None:
+    """What every request leaves behind: nothing open. After a failure the connection goes
+    (a half-read cursor or a broken connection must not serve the next request); otherwise
+    PostgreSQL's goes back to the pool and SQLite's stays open for the next request (closing
+    it flushes the WAL, 2-4 ms), outside any transaction."""
+    if db.obj is None or db.is_closed():
+        return
+    if exc is not None or db.obj.in_transaction():
+        discard_connection(pool_too=lost_connection(exc))
+    elif is_sqlite():
+        conn = db.obj._state.conn
+        if conn.in_transaction:
+            conn.rollback()
+    else:
+        db.close()
 
 
 def write_transaction():

@@ -172,6 +172,7 @@ class Outbox(BaseModel):
     attempts = pw.IntegerField(default=0)
     next_try_at = pw.DateTimeField(default=utcnow, index=True)
     claimed_until = pw.DateTimeField(null=True)
+    claimed_by = pw.CharField(max_length=300, null=True)    # host:pid of the claiming process
     sent_at = pw.DateTimeField(null=True, index=True)
     failed_at = pw.DateTimeField(null=True)  # permanent failure, shown to the host
     last_error = pw.TextField(default="")
@@ -181,9 +182,17 @@ class Outbox(BaseModel):
 
 
 class Heartbeat(BaseModel):
-    """When a long-running process (the mail worker) last finished a pass, for /health."""
-    name = pw.CharField(max_length=40, unique=True)
+    """When each process that sends mail (a mail worker, a cron `mail send`) last finished a
+    pass, and whether it said goodbye, for /health."""
+    kind = pw.CharField(max_length=40)          # "mail worker" | "mail send"
+    host = pw.CharField(max_length=255)
+    pid = pw.IntegerField()                     # 0 for a one-shot command (one row per host)
+    started_at = pw.DateTimeField()
     beat_at = pw.DateTimeField()
+    stopped_at = pw.DateTimeField(null=True)    # set by a worker that stopped cleanly
+
+    class Meta:
+        indexes = ((("host", "pid", "kind"), True),)
 
 
 class Signup(BaseModel):

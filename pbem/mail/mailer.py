@@ -6,6 +6,7 @@ import datetime as dt
 import logging
 import smtplib
 import socket
+import threading
 import time
 
 from email import charset as email_charset
@@ -18,6 +19,7 @@ from peewee import fn
 
 from ..play import health, optout, outbox
 from . import compose
+from ..db import database
 from ..db.database import is_sqlite, write_transaction
 from ..db.models import Outbox, db, utcnow
 
@@ -101,7 +103,7 @@ def claim(limit: int, now: dt.datetime) -> list[Outbox]:
             query = query.for_update(skip_locked=True)
         rows = _within_quota(_not_opted_out(list(query), now), now)
         if rows:
-            (Outbox.update(claimed_until=now + LEASE)
+            (Outbox.update(claimed_until=now + LEASE, claimed_by=health.process_name())
              .where(Outbox.id.in_([r.id for r in rows])).execute())
     return rows
 
@@ -205,9 +207,11 @@ def _mark_failed(row: Outbox, exc: BaseException, now: dt.datetime) -> str:
     return "failed" if permanent else "retry"
 
 
-def send_due(limit: int = 100, now: dt.datetime | None = None) -> dict:
+def send_due(limit: int = 100, now: dt.datetime | None = None,
+             stop: threading.Event | None = None) -> dict:
     """One pass over the outbox; counts of sent, retry and failed rows.
-    `now` lets a test stand later in time, as if the backoff had passed."""
+    `now` lets a test stand later in time, as if the backoff had passed; once `stop` is set
+    the rows not sent yet go back to the queue."""
     now = now or utcnow()
     counts = {"sent": 0, "retry": 0, "failed": 0}
     rows = claim(limit, now)
@@ -221,6 +225,8 @@ def send_due(limit: int = 100, now: dt.datetime | None = None) -> dict:
         return counts
     try:
         for row in rows:
+            if stop is not None and stop.is_set():
+                break
             try:
                 built = _build(row)
             except Exception as exc:  # noqa: BLE001 - one row that cannot be built is its failure
@@ -273,22 +279,73 @@ def _release_unsent(rows: list[Outbox]) -> None:
          .where(Outbox.id.in_(ids), Outbox.sent_at.is_null()).execute())
 
 
-def worker(interval: float = 5.0, once: bool = False) -> None:
-    """Send what is due, then wait `interval` seconds, forever."""
+def worker(interval: float = 5.0, once: bool = False,
+           stop: threading.Event | None = None) -> None:
+    """Send what is due, then wait `interval` seconds, until `stop` is set. A pass that fails
+    drops its database connection; the next pass opens a fresh one, after a delay that doubles
+    with each failure in a row (at most RETRY_MAX seconds). On the way out the process gives
+    back the mail it claimed and says it stopped."""
+    stop = stop or threading.Event()
+    failures = 0
+    try:
+        while not stop.is_set():
+            failures = 0 if _worker_pass(stop, after_failure=failures > 0) else failures + 1
+            if once:
+                return
+            if failures:
+                log.warning("mail: trying again in %ss", database.retry_delay(failures))
+            stop.wait(database.retry_delay(failures) if failures else interval)
+    finally:
+        if not once:
+            _give_back()
+
+
+def _worker_pass(stop: threading.Event, after_failure: bool = False) -> bool:
+    """One pass of the worker: the pace pass, then the mail. False when it failed. After a
+    failed pass, the claims that pass could not give back (its connection was gone) are
+    released first: this process holds nothing between passes."""
     from ..play import pace
-    while True:
+    try:
+        db.connect(reuse_if_open=True)
+        if after_failure:
+            _release_own_claims()
         try:
             pace.run_pass()          # reminders and timeouts due now, before the mail goes out
-        except Exception:  # noqa: BLE001 - a failing pass must not stop the mail
+        except Exception as exc:  # noqa: BLE001 - a failing pace pass must not stop the mail
             log.exception("the pace pass failed")
-        try:
-            counts = send_due()
-            health.beat()               # /health and pbem check see the worker alive
-        except Exception:  # noqa: BLE001 - a worker outlives any one bad pass (database restart...)
-            log.exception("mail: this pass failed; trying again in %ss", interval)
-            counts = {}
-        if any(counts.values()):
-            log.info("mail: %(sent)d sent, %(retry)d to retry, %(failed)d failed", counts)
-        if once:
-            return
-        time.sleep(interval)
+            if database.lost_connection(exc):
+                raise
+            database.discard_connection()
+            db.connect(reuse_if_open=True)
+        counts = send_due(stop=stop)
+        health.beat()               # /health and pbem check see the worker alive
+    except Exception as exc:  # noqa: BLE001 - a worker outlives any one bad pass (database restart...)
+        log.exception("mail: this pass failed")
+        database.discard_connection(pool_too=database.lost_connection(exc))
+        return False
+    if any(counts.values()):
+        log.info("mail: %(sent)d sent, %(retry)d to retry, %(failed)d failed", counts)
+    return True
+
+
+def _release_own_claims() -> int:
+    with write_transaction():
+        return (Outbox.update(claimed_until=None)
+                .where(Outbox.claimed_by == health.process_name(), Outbox.sent_at.is_null(),
+                       Outbox.claimed_until.is_null(False))
+                .execute())
+
+
+def _give_back() -> None:
+    """A worker that stops releases its claims at once (not after their 10-minute lease) and
+    says it stopped, so /health does not miss it."""
+    try:
+        db.connect(reuse_if_open=True)
+        released = _release_own_claims()
+        if released:
+            log.info("mail: gave back %d claimed mails", released)
+        with write_transaction():
+            health.stopped()
+    except Exception:  # noqa: BLE001 - the database is gone: the leases run out on their own
+        log.exception("mail: could not give back this worker's claims")
+        database.discard_connection(pool_too=True)

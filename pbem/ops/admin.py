@@ -17,7 +17,7 @@ from ..play import announce, health, links, outbox
 from ..mail import compose
 from ..log import store
 from ..db.database import parts_of, write_transaction
-from ..db.models import Game, Outbox, db, utcnow
+from ..db.models import Game, Link, Outbox, db, utcnow
 
 # -- pbem check --------------------------------------------------------------------------------------
 
@@ -163,13 +163,26 @@ def signup_finding(settings: dict) -> Finding:
     return Finding("ok", "/new is closed: games are created with pbem games create")
 
 
-def check(environ) -> list[Finding]:
+def deploy_findings(environ, gunicorn_conf=None, nginx_site=None) -> list[Finding]:
+    """The installed gunicorn config, settings file and nginx site against this release's."""
+    from . import deploy_files
+    path = settings_module.settings_file(environ)
+    try:
+        text = path.read_text() if path is not None else ""
+    except OSError:
+        text = ""
+    return deploy_files.findings(environ, path, text, Finding, gunicorn_conf, nginx_site)
+
+
+def check(environ, gunicorn_conf: str | None = None, nginx_site: str | None = None
+          ) -> list[Finding]:
     """Every finding about these settings, in the order an operator would fix them."""
     try:
         settings = settings_module.from_environment(environ)
     except settings_module.SettingsError as exc:
         return [Finding("problem", str(exc))]
     found = settings_findings(environ)
+    found += deploy_findings(environ, gunicorn_conf, nginx_site)
     if settings["ENV"] == "development":
         found.append(Finding("problem", "PBEM_ENV=development: never for a public server"))
     found += [secret_finding(settings["SECRET_KEY"]), base_url_finding(settings["BASE_URL"])]
@@ -238,18 +251,36 @@ def retry(rows) -> int:
                 .where(Outbox.id.in_(ids), Outbox.sent_at.is_null()).execute())
 
 
-def prune(older_than_days: int, now: dt.datetime | None = None) -> tuple[int, int]:
-    """Empty the bodies of mail sent more than `older_than_days` ago. The rows stay (recipient,
-    subject, when sent, Message-ID) for the host page and mail threading. (rows, bytes freed)."""
-    cutoff = (now or utcnow()) - dt.timedelta(days=older_than_days)
-    old = Outbox.select().where(Outbox.sent_at < cutoff,
-                                (Outbox.body_text != "") | (Outbox.body_html != ""))
-    size = old.select(pw.fn.SUM(pw.fn.LENGTH(Outbox.body_text) + pw.fn.LENGTH(Outbox.body_html)))
-    freed = size.scalar() or 0
+HOST_PAGE_MAIL = 100        # the newest mails of a game its host page lists (web/host.py)
+THREAD_ROOTS = ("invite", "host")   # first mails of a game's threads: later mail refers to them
+
+
+def prune(older_than_days: int, now: dt.datetime | None = None) -> dict:
+    """Delete mail sent more than `older_than_days` ago, except, per game, the newest
+    HOST_PAGE_MAIL (what its host page lists) and the first mail of each thread; then the
+    turn links past their age (their signature has expired: their pages answer "expired"
+    whether the row is there or not). One short transaction per game. Counts and bytes."""
+    now = now or utcnow()
+    cutoff = now - dt.timedelta(days=older_than_days)
+    old = Outbox.select().where(Outbox.sent_at < cutoff, Outbox.kind.not_in(THREAD_ROOTS))
+    games = [g for (g,) in old.select(Outbox.game).distinct().tuples()]
+    counts = {"mails": 0, "bytes": 0, "links": 0}
+    for game_id in games:
+        in_game = Outbox.game.is_null() if game_id is None else Outbox.game == game_id
+        doomed = old.where(in_game)
+        if game_id is not None:
+            listed = (Outbox.select(Outbox.id).where(Outbox.game == game_id)
+                      .order_by(Outbox.id.desc()).limit(HOST_PAGE_MAIL))
+            doomed = doomed.where(Outbox.id.not_in(listed))
+        with write_transaction():
+            size = doomed.select(pw.fn.SUM(pw.fn.LENGTH(Outbox.body_text)
+                                           + pw.fn.LENGTH(Outbox.body_html))).scalar() or 0
+            deleted = Outbox.delete().where(Outbox.id.in_(doomed.select(Outbox.id))).execute()
+        counts["mails"] += deleted
+        counts["bytes"] += int(size)
     with write_transaction():
-        count = (Outbox.update(body_text="", body_html="")
-                 .where(Outbox.id.in_(old.select(Outbox.id))).execute())
-    return count, int(freed)
+        counts["links"] = Link.delete().where(Link.expires_at < now).execute()
+    return counts
 
 
 # -- host links --------------------------------------------------------------------------------------
@@ -299,13 +330,17 @@ def integrity(path: Path) -> str | None:
     return None
 
 
-def copy_sqlite(source: Path, target: Path) -> None:
-    """A consistent copy while others read and write (SQLite's online backup API)."""
+def copy_sqlite(source: Path, target: Path, single_file: bool = False) -> None:
+    """A consistent copy while others read and write (SQLite's online backup API).
+    `single_file`: the copy leaves WAL mode, so that opening it (the integrity check, a later
+    restore) makes no -wal or -shm file beside it."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     dst = sqlite3.connect(target)
     try:
         with dst:
             src.backup(dst)
+        if single_file:
+            dst.execute("PRAGMA journal_mode=DELETE")
     finally:
         dst.close()
         src.close()
@@ -319,15 +354,30 @@ def backup(url: str, target: Path, force: bool = False) -> None:
         raise OpsError(f"{target} exists already (pass --force to replace it)")
     if target.resolve() == source.resolve():
         raise OpsError("the backup cannot be the database itself")
-    target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    copy_sqlite(source, partial)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.unlink(missing_ok=True)
+        copy_sqlite(source, partial, single_file=True)
+    except (OSError, sqlite3.Error) as exc:
+        raise OpsError(_unwritable(target.parent, exc)) from None
     problem = integrity(partial)
     if problem:
         partial.unlink()
         raise OpsError(f"the copy failed its check: {problem}")
     partial.replace(target)
+
+
+def _unwritable(folder: Path, exc: BaseException) -> str:
+    """Why a backup could not be written there, and what to do, in one line."""
+    owner = ""
+    try:
+        import pwd
+        owner = f" (owned by {pwd.getpwuid(folder.stat().st_uid).pw_name})"
+    except (OSError, KeyError, ImportError):
+        pass
+    return (f"cannot write the backup in {folder}{owner}: {exc}. Back up into a folder this "
+            "user may write, e.g. install -d -o pbem -g pbem -m 700 /var/backups/pbem-sqlite")
 
 
 def restore(url: str, backup_file: Path, force: bool = False) -> None:

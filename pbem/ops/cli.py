@@ -15,6 +15,7 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from .. import __version__
 from ..db import database
 from ..play import health, moves, pace, records
 from ..mail import mailer
@@ -55,8 +56,10 @@ class PbemGroup(FlaskGroup):
         return sorted(names)
 
 
-cli = PbemGroup(create_app=_create_app, add_default_commands=True,
+cli = PbemGroup(create_app=_create_app, add_default_commands=True, add_version_option=False,
                 help="pbem: a play-by-email turn server for slow board games.")
+cli = click.version_option(__version__, "--version", prog_name="pbem",
+                           message="%(prog)s %(version)s", help="Say which release this is.")(cli)
 
 
 def main() -> None:
@@ -96,15 +99,26 @@ def db_upgrade():
 
 
 @db_group.command("rollback")
-@click.argument("name")
+@click.option("--to", "to", required=True, metavar="NNN",
+              help="The migration to go back to (its number or name): the ones applied after "
+                   "it are undone, newest first; it stays. 000 undoes every one.")
+@click.option("--yes", is_flag=True, help="Do not ask (for scripts).")
 @_connected
-def db_rollback(name):
-    """Undo the migrations applied since NAME, and NAME itself, newest first."""
+def db_rollback(to, yes):
+    """Undo the migrations newer than NNN, newest first, after saying which and asking.
+    Run it with the newer pbem still installed (the older one does not know its migrations),
+    with the services stopped."""
     try:
-        undone = database.rollback(name)
+        undo = database.to_undo(to)
     except ValueError as exc:
         raise click.ClickException(str(exc))
-    click.echo("rolled back: " + ", ".join(undone))
+    if not undo:
+        click.echo(f"nothing to undo: {to} is the newest migration applied")
+        return
+    click.echo("this undoes, newest first: " + ", ".join(undo))
+    if not yes:
+        click.confirm("undo them?", abort=True)
+    click.echo("rolled back: " + ", ".join(database.rollback(to)))
 
 
 # -- pbem games ------------------------------------------------------------------------------------
@@ -226,8 +240,9 @@ def games_list():
 @games_group.command("verify")
 @click.argument("game_id", required=False, type=int)
 @click.option("--all", "all_games", is_flag=True, help="Verify every game.")
+@click.option("--quiet", is_flag=True, help="Print only the broken games (for cron).")
 @_connected
-def games_verify(game_id, all_games):
+def games_verify(game_id, all_games, quiet):
     """Replay games from their logs; check the hash chains and the snapshots."""
     if game_id is None and not all_games:
         raise click.UsageError("name a game id or pass --all")
@@ -238,7 +253,8 @@ def games_verify(game_id, all_games):
         problems = store.verify(game)
         bad += bool(problems)
         status = "ok" if not problems else "BROKEN"
-        click.echo(f"game {game.id} ({game.rules}, {game.seq} moves): {status}")
+        if problems or not quiet:
+            click.echo(f"game {game.id} ({game.rules}, {game.seq} moves): {status}")
         for problem in problems:
             click.echo(f"  - {problem}")
     if bad:
@@ -335,7 +351,7 @@ def mail_send(now):
             total[key] += counts[key]
         if counts["sent"] == 0 or counts["retry"] or counts["failed"]:
             break
-    health.beat()       # run from cron instead of the worker, it keeps /health's heartbeat
+    health.beat(health.MAIL_SEND)   # run from cron instead of the worker: /health's heartbeat
     click.echo(f"{total['sent']} sent, {total['retry']} to retry, {total['failed']} failed")
 
 
@@ -343,11 +359,18 @@ def mail_send(now):
 @click.option("--interval", default=5.0, help="Seconds between passes.")
 @_connected
 def mail_worker(interval):
-    """Keep sending what is due, every few seconds, until stopped."""
+    """Keep sending what is due, every few seconds, until stopped (SIGTERM or ^C: the mail it
+    claimed goes back to the queue at once)."""
+    import signal
+    import threading
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     click.echo(f"mail worker: sending through {current_app.config['MAIL_SERVER']}:"
                f"{current_app.config['MAIL_PORT']} every {interval}s", err=True)
-    mailer.worker(interval)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    mailer.worker(interval, stop=stop)
+    click.echo("mail worker: stopped; its claimed mail is back in the queue", err=True)
 
 
 @mail_group.command("status")
@@ -415,11 +438,18 @@ for _group in (db_group, games_group, mail_group, dev_command, pace_command, pla
 # -- operations (issue 13): check, mail queue, host links, backup and restore --------------------------
 
 @click.command("check")
-def check_command():
-    """Read the settings and say what is wrong: secret key, base URL, database, mail, /new."""
+@click.option("--gunicorn-conf", default=None, metavar="PATH",
+              help="The gunicorn config pbem-web runs with (default: PBEM_GUNICORN_CONF, "
+                   "else /etc/pbem/gunicorn.conf.py).")
+@click.option("--nginx-site", default=None, metavar="PATH",
+              help="The nginx site in front (default: PBEM_NGINX_SITE, else "
+                   "/etc/nginx/sites-available/pbem).")
+def check_command(gunicorn_conf, nginx_site):
+    """Read the settings and say what is wrong: secret key, base URL, the installed deploy
+    files, database, mail, /new."""
     import os
     from . import admin as ops
-    findings = ops.check(os.environ)
+    findings = ops.check(os.environ, gunicorn_conf, nginx_site)
     for finding in findings:
         click.echo(f"{finding.level.upper() if finding.level == 'problem' else finding.level:8} "
                    f"{finding.text}")
@@ -497,10 +527,12 @@ def mail_retry(mail_id, all_failed):
               help="Days since a mail was sent.")
 @_connected
 def mail_prune(days):
-    """Drop the bodies of mail sent more than DAYS ago (the host page keeps its list)."""
+    """Delete mail sent more than DAYS ago (each host page keeps its list) and the turn links
+    past their age."""
     from . import admin as ops
-    count, freed = ops.prune(days)
-    click.echo(f"emptied {count} sent mails, {freed // 1024} KB of text")
+    counts = ops.prune(days)
+    click.echo(f"deleted {counts['mails']} sent mails ({counts['bytes'] // 1024} KB) and "
+               f"{counts['links']} expired links")
 
 
 @games_group.command("host-link")

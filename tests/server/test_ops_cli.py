@@ -3,6 +3,7 @@ link, backup and restore of SQLite, rolling a migration back."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sqlite3
 
 import pytest
@@ -14,7 +15,7 @@ from pbem.play import health
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.ops.cli import cli as pbem_cli
-from pbem.db.models import Game, Outbox, db, utcnow
+from pbem.db.models import Game, Link, Outbox, db, utcnow
 from tests.conftest import free_port
 
 STRONG = "Zq8wR2x" + "k3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP"
@@ -137,21 +138,47 @@ def test_mail_retry_one_by_id_and_refusals(run, app, smtp):
     assert run("mail", "retry", "0").exit_code == 2
 
 
-def test_mail_prune_empties_old_sent_bodies_and_keeps_the_host_page(run, app, client, smtp):
-    game = new_game()
+def test_mail_prune_deletes_old_mail_and_the_host_page_still_shows_its_list(app, client, smtp):
+    game, host_token = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+                                                    {"name": "Bob", "email": "bob@example.org"}],
+                                           seed=4, host_email="host@example.org")
     mailer.send_due()
-    old = Outbox.select().order_by(Outbox.id).first()
-    Outbox.update(sent_at=utcnow() - dt.timedelta(days=40)).where(Outbox.id == old.id).execute()
-    out = run("mail", "prune", "--older-than", "30")
-    assert out.exit_code == 0 and out.output.startswith("emptied 1 sent mails")
-    pruned = Outbox.get_by_id(old.id)
-    assert pruned.body_text == "" and pruned.body_html == "" and pruned.subject
-    assert Outbox.select().where(Outbox.body_text != "").count() == Outbox.select().count() - 1
-    assert run("mail", "prune", "--older-than", "30").output.startswith("emptied 0")
-    assert run("mail", "prune", "--older-than", "0").exit_code == 2
-    link = run("games", "host-link", str(game.id), "--print").output.strip()
-    page = client.get(link.replace("http://pbem.test", ""))
-    assert page.status_code == 200 and pruned.subject in page.get_data(as_text=True)
+    roots = {row.id for row in Outbox.select().where(Outbox.kind.in_(["invite", "host"]))}
+    long_ago = utcnow() - dt.timedelta(days=40)
+    Outbox.update(sent_at=long_ago).execute()          # the invitations too
+    Outbox.insert_many([{"message_id": f"<old.{i}@pbem.test>", "game": game.id, "seat": 0,
+                         "kind": "turn", "recipient": "ann@example.org",
+                         "subject": f"Old mail {i:03}", "body_text": "t" * 1000,
+                         "body_html": "h" * 1000, "sent_at": long_ago}
+                        for i in range(150)]).execute()
+    Outbox.create(message_id="<no.game@pbem.test>", kind="signup", recipient="x@example.org",
+                  subject="Confirm", body_text="t", body_html="h", sent_at=long_ago)
+    Outbox.create(message_id="<recent@pbem.test>", kind="turn", recipient="y@example.org",
+                  subject="Recent", body_text="t", body_html="h", sent_at=utcnow())
+    expired = Link.select().order_by(Link.id).first()
+    Link.update(expires_at=utcnow() - dt.timedelta(seconds=1)).where(Link.id == expired.id).execute()
+    links = Link.select().count()
+
+    def listed():
+        page = client.get(f"/host/{host_token}").get_data(as_text=True)
+        return re.findall(r"Old mail \d{3}", page)
+
+    before = listed()
+    assert len(before) == 100                       # the page lists the game's newest 100
+    in_game = Outbox.select().where(Outbox.game == game.id).count()
+    doomed = in_game - 100 - len(roots) + 1         # and the mail of no game goes too
+    out = app.test_cli_runner().invoke(args=["mail", "prune", "--older-than", "30"])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith(f"deleted {doomed} sent mails"), out.output
+    assert out.output.endswith("and 1 expired links\n") and doomed >= 51
+    assert listed() == before
+    assert roots <= {row.id for row in Outbox.select()}          # threads keep their first mail
+    assert not Outbox.select().where(Outbox.message_id == "<no.game@pbem.test>").exists()
+    assert Outbox.select().where(Outbox.message_id == "<recent@pbem.test>").exists()
+    assert Link.select().count() == links - 1 and Link.get_or_none(Link.id == expired.id) is None
+    again = app.test_cli_runner().invoke(args=["mail", "prune", "--older-than", "30"])
+    assert again.output.startswith("deleted 0 sent mails")
+    assert app.test_cli_runner().invoke(args=["mail", "prune", "--older-than", "0"]).exit_code == 2
 
 
 # -- pbem games host-link --------------------------------------------------------------------------------
@@ -250,10 +277,25 @@ def test_backup_of_postgresql_points_to_pg_dump(app, run):
 
 # -- pbem db rollback --------------------------------------------------------------------------------------
 
-def test_rollback_undoes_migrations_down_to_the_one_named(run, app):
-    out = run("db", "rollback", "006_heartbeat")
-    assert out.exit_code == 0 and "rolled back: " in out.output and "006_heartbeat" in out.output
-    assert "heartbeat" not in db.obj.get_tables()
-    assert "is not applied here" in run("db", "rollback", "006_heartbeat").output
-    assert "006_heartbeat" in run("db", "upgrade").output
+def test_rollback_names_what_it_undoes_and_asks_first(app):
+    runner = app.test_cli_runner()
+    out = runner.invoke(args=["db", "rollback", "--to", "005"], input="n\n")
+    assert out.exit_code == 1 and "Aborted" in out.output
+    assert "this undoes, newest first: 008_heartbeat_per_process, 007_outbox_context, 006_heartbeat" in out.output
     assert "heartbeat" in db.obj.get_tables()
+    out = runner.invoke(args=["db", "rollback", "--to", "005_talk_and_home"], input="y\n")
+    assert out.exit_code == 0, out.output
+    assert "rolled back: 008_heartbeat_per_process, 007_outbox_context, 006_heartbeat" in out.output
+    assert "heartbeat" not in db.obj.get_tables()
+    assert "is not applied here" in runner.invoke(args=["db", "rollback", "--to", "006"]).output
+    out = runner.invoke(args=["db", "upgrade"])
+    assert "006_heartbeat, " in out.output and "heartbeat" in db.obj.get_tables()
+
+
+def test_rollback_undoes_the_newest_first_whatever_order_they_were_applied_in(app):
+    """008 undone after 006 would find no table to put back: the order is the numbers'."""
+    db.obj.execute_sql("UPDATE migratehistory SET id = id + 100 WHERE name = '006_heartbeat'")
+    out = app.test_cli_runner().invoke(args=["db", "rollback", "--to", "005", "--yes"])
+    assert out.exit_code == 0, out.output
+    assert "rolled back: 008_heartbeat_per_process, 007_outbox_context, 006_heartbeat" in out.output
+    assert database.applied()[-1] == "005_talk_and_home"

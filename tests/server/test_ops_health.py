@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pbem
+
 from pbem.play import moves as playing
 from pbem.play import health
 from pbem.mail import mailer
@@ -26,7 +28,9 @@ def test_healthy_once_the_worker_has_made_a_pass(app, client, smtp):
     assert answer.json["status"] == "ok" and answer.json["problems"] == []
     assert answer.json["database"] == "ok" and answer.json["migrations"]["current"]
     assert answer.json["mail_worker"]["heartbeat_age"] == 0
-    assert answer.json["mail"] == {"waiting": 0, "oldest_waiting_age": None, "failed": 0}
+    assert answer.json["mail"] == {"waiting": 0, "held": 0, "oldest_waiting_age": None, "failed": 0}
+    assert answer.json["mail_worker"]["live"] == 1 and answer.json["mail_worker"]["dead"] == []
+    assert answer.json["version"] == pbem.__version__
     assert smtp.inbox.to("ann@example.org") and smtp.inbox.to("bob@example.org")
 
 
@@ -68,10 +72,10 @@ def test_mail_waiting_too_long_is_unhealthy(app, client):
 
 def test_a_migration_not_applied_is_unhealthy(app, client):
     health.beat()
-    db.obj.execute_sql("DELETE FROM migratehistory WHERE name = '006_heartbeat'")
+    db.obj.execute_sql("DELETE FROM migratehistory WHERE name = '008_heartbeat_per_process'")
     answer = client.get("/health")
     assert answer.status_code == 503
-    assert answer.json["migrations"] == {"current": False, "pending": ["006_heartbeat"]}
+    assert answer.json["migrations"] == {"current": False, "pending": ["008_heartbeat_per_process"]}
     assert "run pbem db upgrade" in answer.json["problems"][0]
 
 
