@@ -94,6 +94,9 @@ class Game(BaseModel):
     drop_after = pw.IntegerField(default=3)    # auto: missed deadlines in a row, then dropped
     paused_at = pw.DateTimeField(null=True)    # the host paused the game: no clock runs
     resumed_at = pw.DateTimeField(null=True)
+    # the pace pass failed on this game at move `pace_error_seq`: skipped until the game moves
+    pace_error = pw.TextField(default="")
+    pace_error_seq = pw.IntegerField(null=True)
 
 
 class Seat(BaseModel):

@@ -272,6 +272,8 @@ def _host_notice(row, game, context):
     seat = _seats(game)[context["seat"]]
     if context["what"] == "dropped":
         said = _("%(name)s now plays by default moves", name=seat.name)
+    elif context["what"] == "nobody":
+        said = _("nobody is playing; resume when someone is back")
     else:
         said = _("%(name)s missed a deadline", name=seat.name)
     return f"[pbem] {title_of(game)}: {said}", dict(

@@ -321,11 +321,24 @@ def _parse_now(raw):
     return moment
 
 
-def _pace_pass(now=None) -> None:
-    counts = pace.run_pass(now)
+def _pace_pass(now=None) -> bool:
+    """The pace pass before sending; False when it failed (the mail goes out all the same)."""
+    try:
+        counts = pace.run_pass(now)
+    except Exception as exc:  # noqa: BLE001 - mail send sends mail even when the pace pass fails
+        logging.getLogger(__name__).exception("the pace pass failed")
+        database.discard_connection(pool_too=database.lost_connection(exc))
+        db.connect(reuse_if_open=True)
+        click.echo(f"pace: the pass failed ({type(exc).__name__}: {exc}); sending the mail "
+                   "anyway", err=True)
+        return False
+    if counts["failed"]:
+        click.echo(f"pace: {counts['failed']} games could not be settled (pbem check names "
+                   "them)", err=True)
     if any(counts.values()):
         click.echo(f"pace: {counts['reminders']} reminders, {counts['timeouts']} timeout moves, "
                    f"{counts['late']} late, {counts['dropped']} dropped", err=True)
+    return True
 
 
 @click.command("pace")
@@ -342,8 +355,8 @@ def pace_command(now):
 @click.option("--now", hidden=True, default=None, help="Act as if it were this UTC time (tests).")
 @_connected
 def mail_send(now):
-    """Run the pace pass, then send what is due, once."""
-    _pace_pass(_parse_now(now))
+    """Run the pace pass, then send what is due, once (even when the pace pass failed)."""
+    paced = _pace_pass(_parse_now(now))
     total = {"sent": 0, "retry": 0, "failed": 0}
     while True:
         counts = mailer.send_due()
@@ -353,6 +366,8 @@ def mail_send(now):
             break
     health.beat(health.MAIL_SEND)   # run from cron instead of the worker: /health's heartbeat
     click.echo(f"{total['sent']} sent, {total['retry']} to retry, {total['failed']} failed")
+    if not paced:
+        raise SystemExit(1)
 
 
 @mail_group.command("worker")

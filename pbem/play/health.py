@@ -87,7 +87,19 @@ def report(now: dt.datetime | None = None) -> dict:
         return _status(result)
     result["mail_worker"] = _worker(now, result["problems"])
     result["mail"] = _mail(now, result["problems"])
+    result["failed_games"] = _failed_games(result["problems"])
     return _status(result)
+
+
+def _failed_games(problems) -> list[dict]:
+    """Games the pace pass could not settle (skipped until they move): their error."""
+    from .pace import failed_games
+    failed = [{"game": game.id, "at_move": game.pace_error_seq, "error": game.pace_error}
+              for game in failed_games()]
+    for entry in failed:
+        problems.append(f"game {entry['game']}: the pace pass fails at move {entry['at_move']} "
+                        f"({entry['error']}); it is skipped until it moves or is resumed")
+    return failed
 
 
 def _worker(now, problems) -> dict:

@@ -11,15 +11,18 @@ Every function takes `now`, so tests move the clock instead of sleeping.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import math
 
 from flask import current_app
 
 from . import announce, clock, moves, outbox
 from ..log import store
-from ..db.database import is_sqlite
+from ..db.database import is_sqlite, lost_connection
 from ..errors import Refusal
 from ..db.models import Game, Seat, Vacation, utcnow
+
+log = logging.getLogger(__name__)
 
 
 class PaceError(Refusal, ValueError):
@@ -32,16 +35,41 @@ class PaceError(Refusal, ValueError):
 
 def run_pass(now: dt.datetime | None = None) -> dict:
     """Send the reminders and play (or report) the timeouts due at `now`, then the daily
-    digests that are due; counts of each."""
+    digests that are due; counts of each. Each game is settled on its own: one that fails is
+    recorded with its error (`failed`) and skipped until it moves, and the others go on."""
     now = now or utcnow()
-    counts = {"reminders": 0, "timeouts": 0, "late": 0, "dropped": 0}
+    counts = {"reminders": 0, "timeouts": 0, "late": 0, "dropped": 0, "failed": 0}
     for game_id in _games_with_work(now):
-        with outbox.transaction():
-            game = _lock(game_id)
-            if game is not None and game.status == "running":
-                settle(game, now, counts)
+        try:
+            with outbox.transaction():
+                game = _lock(game_id)
+                if game is not None and game.status == "running":
+                    settle(game, now, counts)
+            if game is not None and game.pace_error:
+                _record_failure(game_id, None)          # it moved, and settles again
+        except Exception as exc:  # noqa: BLE001 - one game's failure is that game's alone
+            if lost_connection(exc):
+                raise                   # the database went away: the whole pass fails
+            log.exception("pace: game %s could not be settled", game_id)
+            _record_failure(game_id, exc)
+            counts["failed"] += 1
     counts["digests"] = announce.digest_pass(now)
     return counts
+
+
+def _record_failure(game_id: int, exc: BaseException | None) -> None:
+    """Keep the error (or clear it) with the move it happened at: the pass skips the game
+    until that changes, and /health and pbem check name it."""
+    error = "" if exc is None else f"{type(exc).__name__}: {exc}"[:500]
+    with outbox.transaction():
+        (Game.update(pace_error=error, pace_error_seq=None if exc is None else Game.seq)
+         .where(Game.id == game_id).execute())
+
+
+def failed_games() -> list[Game]:
+    """The games the pace pass failed on and skips until they move."""
+    return list(Game.select().where(Game.pace_error != "", Game.status == "running")
+                .order_by(Game.id))
 
 
 def _games_with_work(now: dt.datetime) -> list[int]:
@@ -49,6 +77,7 @@ def _games_with_work(now: dt.datetime) -> list[int]:
           ((Seat.deadline <= now) & Seat.late_at.is_null()) | (Seat.dropped == True)  # noqa: E712
     query = (Seat.select(Seat.game).join(Game)
              .where(Game.status == "running", Game.paused_at.is_null(),
+                    Game.pace_error_seq.is_null() | (Game.pace_error_seq != Game.seq),
                     Seat.asked_at.is_null(False), due)
              .distinct())
     return sorted({row.game_id for row in query})
@@ -73,6 +102,9 @@ def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
         rules = store.rules_of(game)
         state = rules.load(game.state)
         seats = list(game.seats.order_by(Seat.index))
+        if seats and all(seat.dropped for seat in seats):
+            _nobody_plays(game, seats, now)
+            return
         acted = False
         for seat in (seats[i] for i in rules.to_act(state)):
             if seat.asked_at is None or clock.sync_hold(game, seat, clock.vacation_of(seat.email),
@@ -90,6 +122,14 @@ def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
         if not acted:
             return
         game = Game.get_by_id(game.id)
+
+
+def _nobody_plays(game: Game, seats: list[Seat], now: dt.datetime) -> None:
+    """Every seat is dropped: default moves would only answer default moves (in some games
+    forever), so the game pauses and the host is told; `resume` brings the players back."""
+    _pause(game, now)
+    log.info("pace: game %s paused: every seat is dropped", game.id)
+    announce.host_notice(game, seats[0], "nobody")
 
 
 def _remind(game, rules, state, seat, seats, now) -> None:
@@ -187,17 +227,19 @@ def hand_over(game_id: int, seat_index: int, now: dt.datetime | None = None) -> 
 
 def pause(game_id: int, now: dt.datetime | None = None) -> bool:
     """Stop every clock of the game; False when it was paused already."""
-    def change(game, now):
-        if game.paused_at is not None:
-            return False
-        for seat in game.seats.where(Seat.asked_at.is_null(False)):
-            clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)  # end stale holds
-        game.paused_at = now
-        game.save()
-        for seat in game.seats.where(Seat.asked_at.is_null(False)):
-            clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)
-        return True
-    return _host_change(game_id, change, now)
+    return _host_change(game_id, _pause, now)
+
+
+def _pause(game: Game, now: dt.datetime) -> bool:
+    if game.paused_at is not None:
+        return False
+    for seat in game.seats.where(Seat.asked_at.is_null(False)):
+        clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)  # end stale holds
+    game.paused_at = now
+    game.save()
+    for seat in game.seats.where(Seat.asked_at.is_null(False)):
+        clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)
+    return True
 
 
 def resume(game_id: int, now: dt.datetime | None = None) -> bool:
@@ -206,7 +248,13 @@ def resume(game_id: int, now: dt.datetime | None = None) -> bool:
         if game.paused_at is None:
             return False
         game.paused_at, game.resumed_at = None, now
+        game.pace_error, game.pace_error_seq = "", None      # the host asks for another try
         game.save()
+        seats = list(game.seats)
+        if seats and all(seat.dropped for seat in seats):   # paused as nobody played: back,
+            Seat.update(dropped=False, missed=0).where(Seat.game == game).execute()
+            for seat in game.seats.where(Seat.asked_at.is_null(False)):
+                clock.start(game, seat, now)                # with a whole pace from now
         for seat in game.seats.where(Seat.asked_at.is_null(False)):
             clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)
         settle(game, now)
