@@ -22,6 +22,7 @@ SCRIPTS = {
     "bench_tigris_cards": ["games/s", "replay of a finished 4-player game"],
     "bench_assyria": ["games/s", "replay of a finished game"],
     "bench_bots": ["hidden_duel 2p level 3 vs level 1"],
+    "bench_storage": ["KB per 1,000 moves"] + (["after VACUUM FULL"] if PG_URL else []),
 }
 # a guard against a bench that hangs, not a speed check: quick runs take 1-10 s on an idle
 # machine and were seen to take over 30 s when seven test runs shared its two cores
