@@ -277,15 +277,21 @@ def test_backup_of_postgresql_points_to_pg_dump(app, run):
 
 # -- pbem db rollback --------------------------------------------------------------------------------------
 
+def newer_than_005() -> str:
+    """The migrations after 005, newest first, as rollback names them."""
+    return ", ".join(reversed([m for m in health.known_migrations() if m[:3] > "005"]))
+
+
 def test_rollback_names_what_it_undoes_and_asks_first(app):
     runner = app.test_cli_runner()
     out = runner.invoke(args=["db", "rollback", "--to", "005"], input="n\n")
     assert out.exit_code == 1 and "Aborted" in out.output
-    assert "this undoes, newest first: 008_heartbeat_per_process, 007_outbox_context, 006_heartbeat" in out.output
+    assert f"this undoes, newest first: {newer_than_005()}" in out.output
+    assert newer_than_005().startswith("009_pace_failure, 008_heartbeat_per_process, 007_")
     assert "heartbeat" in db.obj.get_tables()
     out = runner.invoke(args=["db", "rollback", "--to", "005_talk_and_home"], input="y\n")
     assert out.exit_code == 0, out.output
-    assert "rolled back: 008_heartbeat_per_process, 007_outbox_context, 006_heartbeat" in out.output
+    assert f"rolled back: {newer_than_005()}" in out.output
     assert "heartbeat" not in db.obj.get_tables()
     assert "is not applied here" in runner.invoke(args=["db", "rollback", "--to", "006"]).output
     out = runner.invoke(args=["db", "upgrade"])
@@ -297,5 +303,5 @@ def test_rollback_undoes_the_newest_first_whatever_order_they_were_applied_in(ap
     db.obj.execute_sql("UPDATE migratehistory SET id = id + 100 WHERE name = '006_heartbeat'")
     out = app.test_cli_runner().invoke(args=["db", "rollback", "--to", "005", "--yes"])
     assert out.exit_code == 0, out.output
-    assert "rolled back: 008_heartbeat_per_process, 007_outbox_context, 006_heartbeat" in out.output
+    assert f"rolled back: {newer_than_005()}" in out.output
     assert database.applied()[-1] == "005_talk_and_home"
