@@ -93,10 +93,13 @@ def is_listed(st: dict, seat: int, action: dict) -> bool:
         return False
     kind = action.get("type")
     if kind == "standing":
-        return any(same_json(action, legal) for legal in legal_actions(st, seat))
+        return listed_standing(st, pending, action)
     if pending["kind"] == "action":
         check = TURN_CHECKS.get(kind)
         return check is not None and check(st, seat, action)
+    check = DECISION_CHECKS.get(pending["kind"])
+    if check is not None:
+        return check(st, pending, action)
     # a decision's answers (its standing answers are the other actions listed)
     return any(same_json(action, legal) for legal in decision_actions(st, pending))
 
@@ -170,6 +173,46 @@ def listed_catastrophe(st: dict, seat: int, action: dict) -> bool:
         and not slot.get("face_down")
 
 
+def listed_commit(st: dict, pending: dict, action: dict) -> bool:
+    """As `decision_actions` lists a commitment: 0 up to the cards of the colour in hand."""
+    count = action.get("count")
+    return action["type"] == "commit" and len(action) == 2 and type(count) is int and \
+        0 <= count <= count_in_hand(st, pending["seat"], pending["colour"])
+
+
+def listed_score(st: dict, pending: dict, action: dict) -> bool:
+    """As `decision_actions` lists a point: "no_score", or "score" with a card of the colour."""
+    if action["type"] == "no_score":
+        return len(action) == 1
+    return action["type"] == "score" and len(action) == 2 and \
+        type(action.get("colour")) is str and action["colour"] == pending["colour"] and \
+        has_colour(st, pending["seat"], pending["colour"])
+
+
+def listed_standing(st: dict, pending: dict, action: dict) -> bool:
+    """As `legal_actions` lists standing answers: another answer than the seat's own, while
+    the decision asked is a real choice."""
+    decision, answer = action.get("decision"), action.get("answer")
+    if len(action) != 3 or type(decision) is not str or type(answer) is not str or \
+            decision not in STANDING or answer not in STANDING[decision]:
+        return False
+    return answer != st["prefs"][pending["seat"]][decision] and offers_standing(st, pending)
+
+
+def offers_standing(st: dict, pending: dict) -> bool:
+    """Whether `legal_actions` lists standing answers with this decision: when it has more
+    than one answer, or its options are not public."""
+    if not options_are_public(st, pending):
+        return True
+    if pending["kind"] != "action":
+        return len(decision_actions(st, pending)) > 1
+    seat = pending["seat"]  # a turn: more than its "pass"
+    return bool(leader_targets(st)) or bool(st["catastrophes"][seat] and catastrophe_targets(st)) \
+        or bool(st["hands"][seat]) and (any(column_open(st, c) for c in range(COLUMNS)) or
+                                        any(gap_open(st, g) for g in range(GAPS)))
+
+
+DECISION_CHECKS = {"commit": listed_commit, "score": listed_score, "reward": listed_score}
 TURN_CHECKS = {"pass": listed_pass, "leader": listed_leader, "card": listed_card,
                "catastrophe": listed_catastrophe}
 

@@ -88,14 +88,13 @@ def copy_fields(fields: dict | None) -> dict | None:
     if fields is None:
         return None
     copied = dict(fields)
-    for key, value in copied.items():
-        kind = type(value)
-        if kind is list:
-            copied[key] = [copy_json(item) if type(item) in (list, dict) else item
-                           for item in value]
-        elif kind is dict:
+    for key, value in fields.items():
+        if type(value) in CONTAINERS:
             copied[key] = copy_json(value)
     return copied
+
+
+CONTAINERS = (list, dict)
 
 
 # How each part of the state that can change is copied: by its known shape, several times

@@ -134,3 +134,18 @@ def test_dump_writes_plain_dicts_and_lists_that_load_back_equal(players):
         assert all(type(c) in (dict, list) for c in every_container(dumped))
         assert rules.load(json.loads(json.dumps(dumped))) == st
         assert rules.dump(rules.load(dumped)) == dumped
+
+
+def test_a_turn_with_nothing_but_pass_offers_no_standing_answer_and_apply_refuses_one():
+    from .helpers import position
+    st = position("""
+        T@0k - T@0g - T@0r - T@0b - T@1k - T@1g - T@1r - T@1b
+    """, players=2, hands={})
+    st["catastrophes"] = [False, False]
+    assert rules.legal_actions(st, 0) == [{"type": "pass"}]
+    standing = {"type": "standing", "decision": "score", "answer": "never"}
+    assert not is_listed(st, 0, standing)
+    with pytest.raises(IllegalAction):
+        rules.apply(st, 0, standing)
+    st["hands"][0] = [st["deck"].pop()]  # a card to place: a real choice, standing answers too
+    assert standing in rules.legal_actions(st, 0) and is_listed(st, 0, standing)
