@@ -15,7 +15,8 @@ from tests.conftest import token_of
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
 CROSS_SITE = [{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"},
-              {"Origin": "null"}, {"Origin": "http://pbem.test.evil.example"},
+              {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+              {"Origin": "http://pbem.test.evil.example"},
               {"Sec-Fetch-Site": "cross-site", "Origin": "http://pbem.test"}]
 
 
@@ -46,7 +47,9 @@ def test_a_post_from_another_site_is_refused_and_changes_nothing(live, client, h
 @pytest.mark.parametrize("headers", [{}, {"Sec-Fetch-Site": "same-origin"},
                                      {"Origin": "http://pbem.test"},
                                      {"Origin": "http://localhost"},   # the request's own host
-                                     {"Sec-Fetch-Site": "none"}])
+                                     {"Sec-Fetch-Site": "none"},
+                                     # Chromium's own form posts under no-referrer
+                                     {"Origin": "null", "Sec-Fetch-Site": "same-origin"}])
 def test_a_post_from_this_site_plays(live, client, headers):
     game, token, _ = live
     page = client.get(f"/api/turn/{token}").get_json()
