@@ -109,7 +109,7 @@ def reset_postgresql(url: str) -> None:
     connection = psycopg2.connect(url)
     connection.autocommit = True
     with connection.cursor() as cursor:
-        cursor.execute("DROP SCHEMA public CASCADE")
+        cursor.execute("DROP SCHEMA IF EXISTS public CASCADE")   # a reset cut short left none
         cursor.execute("CREATE SCHEMA public")
     connection.close()
 

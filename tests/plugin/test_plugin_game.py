@@ -9,6 +9,8 @@ verified — by the installed commands, away from the checkout.
 """
 from __future__ import annotations
 
+import secrets
+
 import json
 import re
 import shutil
@@ -55,7 +57,7 @@ def engine():
 
 def test_a_game_from_its_own_distribution_plays_end_to_end(venv, engine, smtp, tmp_path):
     env = clean_environment(
-        PBEM_DATABASE_URL=f"sqlite:///{tmp_path}/pbem.db", PBEM_SECRET_KEY="plugin-test-" + "y" * 40,
+        PBEM_DATABASE_URL=f"sqlite:///{tmp_path}/pbem.db", PBEM_SECRET_KEY="plugin-test-" + secrets.token_urlsafe(40),
         PBEM_BASE_URL="http://pbem.test", PBEM_MAIL_SERVER="127.0.0.1",
         PBEM_MAIL_PORT=str(smtp.port), PBEM_MAIL_SENDER="pbem <pbem@pbem.test>")
 

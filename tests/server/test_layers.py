@@ -66,9 +66,11 @@ def imports_of(path: Path, module: str, is_package: bool):
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if target == "pbem":        # from pbem import x: x is the module imported
+            if target == "pbem":        # from pbem import x: x is a module, or a name of pbem's
                 for alias in node.names:
-                    yield node.lineno, f"pbem.{alias.name}"
+                    is_module = (PACKAGE / f"{alias.name}.py").exists() or \
+                        (PACKAGE / alias.name).is_dir()
+                    yield node.lineno, f"pbem.{alias.name}" if is_module else "pbem"
             else:
                 yield node.lineno, target
 
