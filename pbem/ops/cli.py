@@ -278,7 +278,7 @@ def games_import(file):
     """Replay an exported record into a new game; prints its id. The record is untrusted
     input: its size, depth and every event are checked (pbem/log/importing.py)."""
     from ..log.importing import MAX_DEPTH, MAX_SIZE
-    from ..web.inputs import parse_json
+    from ..inputs import parse_json
     text = file.read(MAX_SIZE + 1)
     try:
         if len(text) > MAX_SIZE:

@@ -21,9 +21,8 @@ POSITIONS = 12     # positions looked at a game, spread over it
 
 def engine(name):
     rules = ENGINES[name]
-    if getattr(rules, "determinize", None) is None:
-        pytest.skip(f"{name} has no determinize yet (issue 19: each engine gains one); "
-                    "the bots cannot search it until then")
+    assert getattr(rules, "determinize", None) is not None, \
+        f"{name} lost its determinize: the bots cannot search it"
     return rules
 
 

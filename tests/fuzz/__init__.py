@@ -262,7 +262,7 @@ def import_crafted_records(rng: random.Random, report: Report) -> None:
     from pbem.games import RULES
     from pbem.log import store
     from pbem.play import records
-    from pbem.web.inputs import parse_json
+    from pbem.inputs import parse_json
     from tests.conftest import play_at_random
     from tests.fuzz.crafted import crafted_records
     game = Game.select().where(Game.rules == "tigris_cards").order_by(Game.id).first()

@@ -27,7 +27,7 @@ LAYERS = {
     "ops": 8,         # the command line, checks, backup
     "app": 8,         # the application factory wires everything
 }
-TOP_MODULES = {"__init__", "config", "errors", "validate", "package", "logs", "app"}
+TOP_MODULES = {"__init__", "config", "errors", "inputs", "validate", "package", "logs", "app"}
 
 
 def layer_of(module: str) -> tuple[str, int]:
@@ -118,3 +118,15 @@ def test_routes_run_no_query():
                     "select", "where", "order_by", "get_or_none", "get_by_id", "execute",
                     "atomic", "for_update", "exists"):
                 raise AssertionError(f"{path.name}:{node.lineno} runs a query (.{node.attr})")
+
+
+@pytest.mark.parametrize("folder", ["ops", "mail", "play", "log", "present", "db"])
+def test_nothing_beside_or_below_the_web_imports_it(folder):
+    """The commands, the mail and everything under them use what the web uses from a layer
+    both reach (pbem/inputs.py for the checks of outside input), never pbem/web itself."""
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        module = ".".join(rel.parts[:-1] if rel.parts[-1] == "__init__" else rel.parts)
+        for line, target in imports_of(path, module, path.name == "__init__.py"):
+            assert not (target == "pbem.web" or target.startswith("pbem.web.")), \
+                f"{path.relative_to(PACKAGE)}:{line} imports {target}"
