@@ -6,8 +6,6 @@ whose turn ended are spent, and at the end everyone hears the result. The rows s
 """
 from __future__ import annotations
 
-import datetime as dt
-
 from flask import current_app
 
 from ..db.models import Game, Outbox, Seat
@@ -101,12 +99,6 @@ def signup_confirmation(signup, link: str) -> None:
 def home_link(address: str, language: str) -> None:
     """The link to the page of all the address's games."""
     outbox.queue(None, None, "home", address, "home", language)
-
-
-def mailed_recently(kind: str, address: str, seconds: int) -> bool:
-    since = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None) - dt.timedelta(seconds=seconds)
-    return (Outbox.select().where(Outbox.kind == kind, Outbox.recipient == address,
-                                  Outbox.created_at > since).exists())
 
 
 # -- the daily digest ------------------------------------------------------------------------------

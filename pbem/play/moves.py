@@ -20,11 +20,13 @@ from ..log.store import Applied, NotFound, StaleSeq  # noqa: F401 - what callers
 from . import announce, clock, links, outbox
 
 
-def dropped_seats(game: Game) -> set[int]:
+def dropped_seats(game: Game, seats: list[Seat] | None = None) -> set[int]:
     """The seats whose default moves are played as soon as they are asked (none while the
-    game is paused)."""
+    game is paused); `seats`: the game's seats, when the caller read them already."""
     if game.paused_at is not None:
         return set()
+    if seats is not None:
+        return {s.index for s in seats if s.dropped}
     return {s.index for s in Seat.select(Seat.index)
             .where(Seat.game == game, Seat.dropped == True)}  # noqa: E712
 
@@ -78,8 +80,8 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
         action = store.listed_action(rules, state, seat, action)
         seats = store.seats_of(game)         # read once, under the lock, for all that follows
         _acted_in_person(seats[seat])
-        dropped = set() if game.paused_at is not None else {s.index for s in seats if s.dropped}
-        state, events, restart = store.append(game, rules, state, seat, action, dropped)
+        state, events, restart = store.append(game, rules, state, seat, action,
+                                              dropped_seats(game, seats))
         _after(game, rules, state, before, restart, seats=seats)
     return Applied(game, state, events)
 
@@ -98,17 +100,6 @@ def play_default(game: Game, seat: int, now=None, absent: bool = False) -> Appli
                                           dropped_seats(game), timeout=True, absent=absent)
     _after(game, rules, state, before, restart, now)
     return Applied(game, state, events)
-
-
-def advance_after_hold(game: Game, now=None) -> None:
-    """After a change that can let default moves be played (a resume, a hand-over): play them,
-    then save, clocks and mail (the caller holds the game's lock)."""
-    rules = store.rules_of(game)
-    state = rules.load(game.state)
-    before = rules.to_act(state)
-    restart: set[int] = set()
-    state = store.advance(game, rules, state, [], dropped_seats(game), restart)
-    _after(game, rules, state, before, restart, now)
 
 
 def _after(game, rules, state, before, restart, now=None, seats=None) -> None:
