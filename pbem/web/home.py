@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..play import fresh, home, links, optout, pace, talk
 from ..log import store
-from ..games.base import current_language
-from ..present import seat as seat_view
+from ..games.base import current_language, speaking
+from ..present import calendar as deadlines_calendar, seat as seat_view
 from . import replay
 
 bp = Blueprint("home", __name__)
@@ -79,7 +79,26 @@ def show(token):
                            opted_out=optout.is_opted_out(address),
                            optout_link="/optout/" + optout.token(current_app.config["SECRET_KEY"],
                                                                 address),
-                           away_error=request.args.get("away_error"))
+                           away_error=request.args.get("away_error"),
+                           calendar_url=current_app.config["BASE_URL"].rstrip("/")
+                           + f"/me/{token}/calendar.ics")
+
+
+@bp.get("/me/<token>/calendar.ics")
+def calendar(token):
+    """The address's deadlines as a calendar to subscribe to (see pbem/present/calendar.py).
+    Opting out ends it, as does a new home link (the old one no longer opens anything)."""
+    address = _address(token)
+    if optout.is_opted_out(address):
+        abort(410, _("This address asked for no more mail from pbem, so its calendar has ended."))
+    home_url = current_app.config["BASE_URL"].rstrip("/") + f"/me/{token}"
+    with speaking(_language_of(address)):
+        body = deadlines_calendar.calendar(address, home_url)
+    response = Response(body, mimetype="text/calendar")
+    response.headers["Content-Disposition"] = 'inline; filename="pbem.ics"'
+    # calendar apps poll: a quarter of an hour in their own cache, never in a shared one
+    response.headers["Cache-Control"] = "private, max-age=900"
+    return response
 
 
 @bp.post("/me/<token>/settings")
