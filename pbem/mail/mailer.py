@@ -185,9 +185,11 @@ def _build(row: Outbox) -> tuple[str, list[str], bytes]:
 
 
 def _mark_sent(row: Outbox) -> None:
+    """A sent row keeps no usable link: its bodies and context are redacted as it is marked
+    (a leaked backup holds no live credential of sent mail)."""
     with write_transaction():
         (Outbox.update(sent_at=utcnow(), attempts=Outbox.attempts + 1, claimed_until=None,
-                       last_error="")
+                       last_error="", **compose.redacted(row))
          .where(Outbox.id == row.id).execute())
 
 

@@ -1,0 +1,85 @@
+"""No usable credential at rest: a mail once sent is kept with its links redacted (bodies and
+context), so that a leaked backup of the outbox opens nothing; the mail itself went out whole,
+and the host page still lists it."""
+from __future__ import annotations
+
+import json
+import re
+
+from pbem.db.models import Outbox, db
+from pbem.mail import mailer
+from pbem.play import moves as playing
+from tests.server.test_mail import play_some_moves
+
+# whatever could be a token: every run of token characters long enough to be one
+CANDIDATE = re.compile(r"[A-Za-z0-9_\-.]{20,}")
+ROUTES = ("/turn/{}", "/replay/{}", "/host/{}", "/me/{}", "/optout/{}", "/new/confirm/{}")
+HOST = re.compile(r"http://pbem\.test(/host/[A-Za-z0-9_.\-]+)")
+CONFIRM = re.compile(r"http://pbem\.test(/new/confirm/[A-Za-z0-9_.\-]+)")
+PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
+           {"name": "Bob", "email": "bob@example.org"}]
+
+
+def raw_outbox() -> str:
+    """The outbox table as a backup holds it: every column of every row, read by SQL."""
+    cursor = db.execute_sql("SELECT * FROM outbox")
+    return "\n".join(json.dumps(list(row), default=str) for row in cursor.fetchall())
+
+
+def working(client, text: str) -> list[str]:
+    """The pages that open with a token found in `text`."""
+    opened = []
+    for candidate in sorted(set(CANDIDATE.findall(text))):
+        for route in ROUTES:
+            path = route.format(candidate)
+            if client.get(path).status_code == 200:
+                opened.append(path)
+    return opened
+
+
+def test_tokens_read_from_the_outbox_after_sending_open_nothing(app_with, smtp):
+    app = app_with(smtp.port, SIGNUP_CONFIRM=True)
+    client = app.test_client()
+    form = {"rules": "duel", "name0": "Ann", "email0": "ann@example.org", "name1": "Bob",
+            "email1": "bob@example.org", "host_email": "host@example.org"}
+    assert client.post("/new", data=form).status_code == 303
+    before = working(client, raw_outbox())
+    assert any(p.startswith("/new/confirm/") for p in before)   # unsent: the link is there
+    mailer.send_due()
+    assert working(client, raw_outbox()) == []
+
+    confirm = CONFIRM.search(smtp.inbox.text(smtp.inbox.messages[0])).group(1)
+    assert client.get(confirm).status_code == 200                # the mail went out whole
+    started = client.post(confirm)
+    assert started.status_code == 303
+    game = playing.Game.select().get()
+    play_some_moves(game, 3)
+    assert client.post("/me", data={"email": "ann@example.org"}).status_code == 200
+    unsent = working(client, raw_outbox())
+    assert {p.split("/")[1] for p in unsent} >= {"turn", "host", "me", "optout"}
+    counts = mailer.send_due()
+    assert counts["sent"] == Outbox.select().count() - 1 and not counts["failed"]
+
+    assert working(client, raw_outbox()) == []
+    assert Outbox.select().where(Outbox.sent_at.is_null()).count() == 0
+    # what was mailed still works: the mail carried its links, only the stored copy lost them
+    mailed = "\n".join(smtp.inbox.text(m) + m.get_body(preferencelist=("html",)).get_content()
+                       for m in smtp.inbox.messages)
+    assert {p.split("/")[1] for p in working(client, mailed)} >= {"turn", "host", "me",
+                                                                   "optout", "replay"}
+    host = client.get(HOST.search(mailed).group(1))
+    page = host.get_data(as_text=True)
+    assert host.status_code == 200
+    assert "ann@example.org" in page and "bob@example.org" in page and "[pbem]" in page
+    row = Outbox.select().where(Outbox.kind == "turn").first()
+    assert "/turn/redacted" in row.body_text and row.context["token"] == "redacted"
+
+
+def test_a_row_that_failed_is_not_redacted_so_the_host_can_send_it_again(app, smtp):
+    smtp.inbox.refuse["bob@example.org"] = "550 5.1.1 no such user"
+    playing.create_game("duel", PLAYERS, seed=3)
+    mailer.send_due()
+    bob = Outbox.get(Outbox.recipient == "bob@example.org")
+    assert bob.failed_at is not None and "/turn/redacted" not in bob.body_text
+    ann = Outbox.get(Outbox.recipient == "ann@example.org")
+    assert ann.sent_at is not None and "/me/redacted" in ann.body_text
