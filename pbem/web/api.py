@@ -11,6 +11,7 @@ from flask import Blueprint, jsonify, request
 from ..play import links, moves, talk
 from ..log import store
 from ..games import IllegalAction
+from ..games.codes import codes_of
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
 from .inputs import parse_json
 from ..present.seat import turn_payload
@@ -27,11 +28,17 @@ def link_error(exc: links.LinkError):
     return error(exc.status, exc.message)
 
 
+def with_codes(game, payload: dict) -> dict:
+    """`"codes"`: the reply code of each action, in the same order (what a mail reply says)."""
+    payload["codes"] = codes_of(store.rules_of(game), payload["view"], payload["actions"])
+    return payload
+
+
 @bp.get("/turn/<token>")
 def turn(token):
     access = check_link(token)
     game = store.get_game(access.game_id)
-    return jsonify(turn_payload(game, access.seat))
+    return jsonify(with_codes(game, turn_payload(game, access.seat)))
 
 
 @bp.post("/turn/<token>")
@@ -57,7 +64,8 @@ def act(token):
         return error(409, str(exc))
     except IllegalAction as exc:
         return error(422, f"illegal action: {exc}")
-    return jsonify(turn_payload(applied.game, access.seat, applied.state))
+    return jsonify(with_codes(applied.game, turn_payload(applied.game, access.seat,
+                                                         applied.state)))
 
 
 @bp.post("/turn/<token>/messages")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.games.base import IllegalAction, _, check_options, copy_json, ngettext
 
 from . import engine as R
+from . import codes as reply_codes
 from .determinize import determinize
 from .board import board, coords, key
 
@@ -58,6 +59,10 @@ class Assyria:
         """A single option is always public here: cards lie face up, only the decks' order
         is hidden, and no decision's options depend on it."""
         return True
+
+    def codes(self, view: dict, actions: list[dict]) -> list[str]:
+        """Optional member: one reply code per action, in the players' words (codes.py)."""
+        return reply_codes.codes(view, actions)
 
     def legal_actions(self, state, seat: int) -> list[dict]:
         if seat not in self.to_act(state):

@@ -12,6 +12,7 @@ import random
 from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import words
+from . import codes as reply_codes
 from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS, COLS,
                     CORNER_TREASURES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
@@ -905,6 +906,10 @@ class TigrisRules:
         if state["pending"] is not None:
             return [pending_seat(state["pending"])]
         return [state["turn"]["active"]]
+
+    def codes(self, view: dict, actions: list[dict]) -> list[str]:
+        """Optional member: one reply code per action, in the players' words (codes.py)."""
+        return reply_codes.codes(view, actions)
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pbem.games.base import IllegalAction, _, check_options, copy_json
 
 from . import views
+from . import codes as reply_codes
 from .determinize import determinize
 from .actions import (canonical, is_listed, legal_actions, of_json_types, options_are_public,
                       why_illegal)
@@ -37,6 +38,10 @@ class TigrisCards:
     def to_act(self, state: dict) -> list[int]:
         pending = state["pending"]
         return [] if state["over"] or pending is None else [pending["seat"]]
+
+    def codes(self, view: dict, actions: list[dict]) -> list[str]:
+        """Optional member: one reply code per action, in the players' words (codes.py)."""
+        return reply_codes.codes(view, actions)
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         return legal_actions(state, seat)
