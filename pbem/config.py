@@ -49,6 +49,7 @@ DEFAULTS = {
     "PROXIES": 0,                         # proxies in front that set X-Forwarded-For (nginx: 1)
     "VACATION_DAYS": 30,                  # each player's vacation bank, days a year
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
+    "WEBHOOK_ALLOW_PRIVATE": False,       # true: chat webhooks may post to private addresses
 }
 
 DEV_SECRET_KEY = "pbem-development-only-not-secret"

@@ -251,5 +251,12 @@ class PlayerSettings(BaseModel):
         table_name = "player_settings"
 
 
+class Webhook(BaseModel):
+    """A game's chat webhook (pbem/play/webhooks.py): its turns and result are posted there."""
+    game = pw.ForeignKeyField(Game, backref="webhooks", unique=True, on_delete="CASCADE")
+    url = pw.CharField(max_length=254)
+    created_at = pw.DateTimeField(default=utcnow)
+
+
 MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
-          PlayerSettings]
+          PlayerSettings, Webhook]

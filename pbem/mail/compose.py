@@ -7,11 +7,12 @@ it is rendered right after its transaction committed or later by the mail worker
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 from contextlib import contextmanager
 
 from flask import current_app, g, has_request_context, render_template
-from flask_babel import force_locale
+from flask_babel import force_locale, format_timedelta, ngettext
 from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
@@ -205,11 +206,15 @@ def render(row: Outbox) -> Outbox:
         raise Unrenderable("the game of this mail is gone")
     with in_language(row.language):
         mail_subject, values = build(row, game, context)
-        values.update(game=game, base_url=current_app.config["BASE_URL"],
-                      optout_link=optout_url(row.recipient), home_link=home_url(row.recipient))
-        values.setdefault("game_link", game_url(game) if game is not None else None)
-        text = render_template(f"emails/{row.template}.txt", **values)
-        html = render_template(f"emails/{row.template}.html", **values)
+        if row.kind == "webhook":       # a chat post: one sentence, no mail around it
+            text = html = values["sentence"]
+        else:
+            values.update(game=game, base_url=current_app.config["BASE_URL"],
+                          optout_link=optout_url(row.recipient),
+                          home_link=home_url(row.recipient))
+            values.setdefault("game_link", game_url(game) if game is not None else None)
+            text = render_template(f"emails/{row.template}.txt", **values)
+            html = render_template(f"emails/{row.template}.html", **values)
     (Outbox.update(subject=mail_subject[:300], body_text=text, body_html=html, rendered=True)
      .where(Outbox.id == row.id, Outbox.rendered == False).execute())  # noqa: E712
     row.subject, row.body_text, row.body_html, row.rendered = mail_subject[:300], text, html, True
@@ -397,6 +402,30 @@ def _dropped(row, game, context):
     return subject(game), dict(seat=seats[row.seat], missed=context.get("missed", 0))
 
 
+def _webhook(row, game, context):
+    """A chat post (pbem/play/webhooks.py): one public sentence and the game page's address."""
+    names = [s.name for s in _seats(game)]
+    title, what = title_of(game), context["what"]
+    if what == "over":
+        rules, state = state_at(game, context["seq"])
+        rows = (results.summary(rules.result(state), names) or {}).get("rows", [])
+        ranking = ", ".join(f"{r['rank'] or '-'}. {r['name']}"
+                            + (f" ({r['score']})" if r["score"] is not None else "")
+                            for r in rows)
+        sentence = _("%(title)s is over: %(ranking)s.", title=title, ranking=ranking)
+    elif what == "late":
+        asked = dt.datetime.fromisoformat(context["asked_at"].rstrip("Z"))
+        sentence = _("%(name)s missed the deadline in %(title)s (to move since %(since)s).",
+                     name=names[context["seat"]], title=title,
+                     since=format_timedelta(max(utcnow() - asked, dt.timedelta(0)),
+                                            add_direction=False))
+    else:
+        who = [names[i] for i in context["to_act"] if i < len(names)]
+        sentence = ngettext("%(names)s to move in %(title)s.", "%(names)s to move in %(title)s.",
+                            len(who), names=", ".join(who), title=title)
+    return subject(game), dict(sentence=f"{sentence} {game_url(game)}")
+
+
 TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
              "host_notice": _host_notice, "confirm": _confirm, "home": _home,
-             "digest": _digest, "dropped": _dropped}
+             "digest": _digest, "dropped": _dropped, "webhook": _webhook}

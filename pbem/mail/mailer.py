@@ -18,7 +18,7 @@ from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_addre
 from peewee import fn
 
 from ..play import health, optout, outbox
-from . import compose
+from . import compose, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
 from ..db.models import Outbox, db, utcnow
@@ -76,6 +76,8 @@ def classify(exc: BaseException) -> bool:
     everything else is retried."""
     if isinstance(exc, Unbuildable):
         return True
+    if isinstance(exc, webhooks.PostFailed):
+        return exc.permanent
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _ in exc.recipients.values()]
         return bool(codes) and all(500 <= code < 600 for code in codes)
@@ -217,6 +219,9 @@ def send_due(limit: int = 100, now: dt.datetime | None = None,
     now = now or utcnow()
     counts = {"sent": 0, "retry": 0, "failed": 0}
     rows = claim(limit, now)
+    posts = [row for row in rows if row.kind == webhooks.KIND]
+    rows = [row for row in rows if row.kind != webhooks.KIND]
+    _post_all(posts, now, counts, stop)
     if not rows:
         return counts
     try:
@@ -256,6 +261,27 @@ def send_due(limit: int = 100, now: dt.datetime | None = None,
         except (OSError, smtplib.SMTPException):
             pass
     return counts
+
+
+def _post_all(posts: list[Outbox], now: dt.datetime, counts: dict,
+              stop: threading.Event | None) -> None:
+    """Chat posts go over HTTP, not SMTP: each on its own, whatever the mail server does."""
+    try:
+        for row in posts:
+            if stop is not None and stop.is_set():
+                break
+            try:
+                if not row.rendered:
+                    compose.render(row)
+                webhooks.deliver(row)
+            except Exception as exc:  # noqa: BLE001 - one post's failure is its own
+                counts[_mark_failed(row, exc if isinstance(exc, webhooks.PostFailed)
+                                    else Unbuildable(exc), now)] += 1
+                continue
+            _mark_sent(row)
+            counts["sent"] += 1
+    finally:
+        _release_unsent(posts)
 
 
 def _reset(connection) -> bool:

@@ -17,7 +17,7 @@ from flask.cli import FlaskGroup, with_appcontext
 
 from .. import __version__
 from ..db import database
-from ..play import health, moves, pace, records
+from ..play import health, moves, outbox, pace, records, webhooks
 from ..mail import mailer
 from ..log import store
 from ..db.models import Game, Outbox, db
@@ -171,16 +171,22 @@ def _parse_option(raw: str):
 @click.option("--drop-after", default="3",
               help="auto: after this many missed deadlines in a row the seat's default moves "
                    "are played as soon as it is asked (default 3).")
+@click.option("--webhook", default=None,
+              help="A chat webhook URL (https) where the game posts who is to move, missed "
+                   "deadlines and the result.")
 @_connected
 def games_create(rules, players, options, seed, title, host_email, language, pace_days,
-                 on_timeout, drop_after):
+                 on_timeout, drop_after, webhook):
     """Create a game and email the invitations and first links; prints the game's id."""
     parsed = [dict(_parse_player(p), language=language) for p in players]
     try:
         opts = dict(_parse_option(o) for o in options)
         chosen = _parse_pace(pace_days, on_timeout, drop_after)
-        game, host_token = moves.create_game(rules, parsed, opts, seed=seed, title=title,
-                                             host_email=host_email, pace=chosen)
+        hook = webhooks.check_optional(webhook)      # refused before anything is created
+        with outbox.transaction():
+            game, host_token = moves.create_game(rules, parsed, opts, seed=seed, title=title,
+                                                 host_email=host_email, pace=chosen)
+            webhooks.attach(game, hook)
     except (ValueError, click.BadParameter) as exc:
         raise click.ClickException(str(exc))
     click.echo(game.id)

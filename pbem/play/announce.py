@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import current_app
 
 from ..db.models import Game, Outbox, Seat
-from . import home, links, outbox, talk
+from . import home, links, outbox, talk, webhooks
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -39,6 +39,7 @@ def after_change(game: Game, rules, state, before: list[int],
     now = rules.to_act(state)
     links.spend(game, [s for s in before if s not in now], "played")
     seats = _seats(game) if seats is None else seats
+    webhooks.after_change(game, before, now, rules.result(state) is not None, seats)
     if rules.result(state) is not None:
         links.spend(game, range(game.players), "turn_over")
         for seat in seats:

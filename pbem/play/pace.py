@@ -16,7 +16,7 @@ import math
 
 from flask import current_app
 
-from . import announce, clock, moves, outbox
+from . import announce, clock, moves, outbox, webhooks
 from ..log import store
 from ..db.database import is_sqlite, lost_connection
 from ..errors import Refusal
@@ -140,6 +140,8 @@ def _remind(game, rules, state, seat, seats, now) -> None:
 
 def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
     """The seat's deadline passed (or it was dropped): True when a move was played."""
+    if not seat.dropped:        # a dropped seat's moves are played at once: no news
+        webhooks.post(game, "late", seats, seat=seat.index, asked_at=clock.iso(seat.asked_at))
     if game.on_timeout == "auto" or seat.dropped:
         if _play_default(game, seat, now):
             counts["timeouts"] += 1

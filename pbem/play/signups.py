@@ -11,7 +11,7 @@ from flask import current_app
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from . import announce, moves, outbox
+from . import announce, moves, outbox, webhooks
 from ..db.database import is_sqlite
 from ..errors import Refusal
 from ..db.models import Signup, db, utcnow
@@ -119,6 +119,7 @@ def confirm(signup: Signup):
     game, host_token = moves.create_game(asked["rules"], asked["players"], asked["options"],
                                          title=asked["title"], host_email=asked["host_email"],
                                          pace=asked.get("pace"))
+    webhooks.attach(game, asked.get("webhook"))
     signup.confirmed_at, signup.game = utcnow(), game
     signup.save()
     return game, host_token
@@ -137,6 +138,7 @@ def sign_up(asked: dict, client: str, language: str, confirm: bool, confirm_url)
         game, host_token = moves.create_game(
             asked["rules"], asked["players"], asked["options"], title=asked["title"],
             host_email=asked["host_email"], pace=asked["pace"])
+        webhooks.attach(game, asked.get("webhook"))
         record(asked, asked["host_email"], client, language, game=game)
         return host_token
 

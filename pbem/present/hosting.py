@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..db.models import Game, Link, Outbox, Seat, utcnow
 from ..log import store
-from ..play import clock, optout
+from ..play import clock, optout, webhooks
 
 MAIL_SHOWN = 100
 
@@ -20,4 +20,4 @@ def host_page(game: Game) -> dict:
     now = utcnow()
     return dict(game=game, seats=seats, live=live, mail=mail, to_act=to_act, now=now,
                 opted_out=optout.opted_out(s.email for s in seats),
-                clocks=clock.clocks(game, to_act, now))
+                clocks=clock.clocks(game, to_act, now), webhook=webhooks.url_of(game))

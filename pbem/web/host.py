@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import fresh, limits, links, outbox, pace
+from ..play import fresh, limits, links, outbox, pace, webhooks
 from ..log import store
 from ..present import hosting
 
@@ -93,3 +93,14 @@ def retry(token, mail_id):
     game = _game(token)
     outbox.retry(game, mail_id)
     return redirect(f"/host/{token}", code=303)
+
+
+@bp.post("/<token>/webhook")
+def webhook(token):
+    """Set, change or (an empty field) remove the game's chat webhook."""
+    game = _game(token)
+    try:
+        webhooks.change(game, request.form.get("url", ""))
+    except webhooks.WebhookError as refusal:
+        return _page(token, game, error=str(refusal), status=400)
+    return redirect(f"/host/{token}#webhook", code=303)

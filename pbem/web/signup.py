@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, optout, signups
+from ..play import clock, optout, signups, webhooks
 from ..mail import compose
 from ..log import store
 from .. import validate
@@ -119,7 +119,7 @@ def read_form(form) -> dict:
     _refuse_opted_out([p["email"] for p in players] + [host_email])
     return {"rules": rules_name, "players": players, "options": options,
             "title": validate.title(form.get("title")), "host_email": host_email,
-            "pace": pace_of_form(form)}
+            "pace": pace_of_form(form), "webhook": webhooks.check_optional(form.get("webhook"))}
 
 
 def pace_of_form(form) -> dict:

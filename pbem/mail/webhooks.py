@@ -1,0 +1,103 @@
+"""Delivering chat posts (outbox rows of kind "webhook", pbem/play/webhooks.py) over HTTPS.
+
+The body is JSON with "text" and "content" holding the same sentence: Slack, Mattermost,
+Rocket.Chat and Matrix hookshot read "text", Discord reads "content", ntfy-style receivers take
+the body as it is. The host's address is resolved and checked again before each post (a name
+may point elsewhere since it was set), and the connection goes to the address that was checked
+(no second lookup between the check and the connection). Redirects are never followed: a 3xx is
+a failure like any other answer outside 2xx.
+
+Failures follow the outbox's rules (pbem/mail/mailer.py): a refused URL, a 4xx other than 408
+and 429, or a redirect fails for good and shows on the host page; anything else is retried with
+backoff.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import ssl
+from urllib.parse import urlsplit
+
+from ..db.models import Outbox
+from ..play import webhooks
+
+TIMEOUT = 10                  # seconds for the whole post
+USER_AGENT = "pbem-webhook/1"
+RETRYABLE = {408, 425, 429}   # answers that ask to try again later
+KIND = webhooks.KIND
+
+
+class PostFailed(Exception):
+    """The receiver did not take the post; `permanent` when trying again cannot help."""
+
+    def __init__(self, message: str, permanent: bool):
+        super().__init__(message)
+        self.permanent = permanent
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS to `host` (its certificate and SNI), over a socket to the address checked."""
+
+    def __init__(self, host: str, port: int, address: str, **kwargs):
+        super().__init__(host, port, **kwargs)
+        self._address = address
+
+    def connect(self):
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """Plain HTTP (only with PBEM_WEBHOOK_ALLOW_PRIVATE), to the address checked."""
+
+    def __init__(self, host: str, port: int, address: str, **kwargs):
+        super().__init__(host, port, **kwargs)
+        self._address = address
+
+    def connect(self):
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+
+def body(sentence: str) -> bytes:
+    return json.dumps({"text": sentence, "content": sentence}, ensure_ascii=False).encode()
+
+
+def deliver(row: Outbox) -> int:
+    """Post the row's sentence to its URL; the HTTP status, or PostFailed."""
+    try:
+        url = webhooks.check_url(row.recipient)
+    except webhooks.WebhookError as exc:
+        raise PostFailed(str(exc), permanent=True) from None
+    parts = urlsplit(url)
+    https = parts.scheme.lower() == "https"
+    port = parts.port or (443 if https else 80)
+    address = webhooks.addresses(parts.hostname, port)[0]
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    if https:
+        connection = _PinnedHTTPSConnection(parts.hostname, port, address, timeout=TIMEOUT,
+                                            context=_context())
+    else:
+        connection = _PinnedHTTPConnection(parts.hostname, port, address, timeout=TIMEOUT)
+    try:
+        connection.request("POST", path, body=body(row.body_text), headers={
+            "Content-Type": "application/json; charset=utf-8", "User-Agent": USER_AGENT,
+            "Host": parts.netloc})
+        response = connection.getresponse()
+        response.read(64 * 1024)
+        status = response.status
+    except (OSError, http.client.HTTPException) as exc:
+        raise PostFailed(f"{type(exc).__name__}: {exc}", permanent=False) from None
+    finally:
+        connection.close()
+    if 200 <= status < 300:
+        return status
+    permanent = 300 <= status < 500 and status not in RETRYABLE
+    raise PostFailed(f"the receiver answered {status}"
+                     + (" (redirects are not followed)" if 300 <= status < 400 else ""),
+                     permanent=permanent)
+
+
+def _context() -> ssl.SSLContext:
+    """Certificates checked against the system's store."""
+    return ssl.create_default_context()

@@ -1,0 +1,197 @@
+"""Turns in a group chat (issue 22): a game's webhook receives who is to move, missed deadlines
+and the result, through the outbox, at a real HTTP receiver on this machine; URLs that point
+inside (loopback, private, link-local) are refused unless PBEM_WEBHOOK_ALLOW_PRIVATE is set."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from pbem.db.models import Game, Outbox, Seat, Webhook
+from pbem.log import store
+from pbem.mail import mailer
+from pbem.play import moves as playing
+from pbem.play import pace, webhooks
+
+PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
+
+
+class Receiver:
+    """A chat server's webhook endpoint: keeps each post, answers `status` (and `location`)."""
+
+    def __init__(self):
+        self.posts: list[dict] = []
+        self.status, self.location = 200, None
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's name
+                length = int(self.headers.get("Content-Length", 0))
+                receiver.posts.append({"path": self.path, "type": self.headers["Content-Type"],
+                                       "body": json.loads(self.rfile.read(length))})
+                self.send_response(receiver.status)
+                if receiver.location:
+                    self.send_header("Location", receiver.location)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hooks/abc"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def texts(self) -> list[str]:
+        return [p["body"]["text"] for p in self.posts]
+
+
+@pytest.fixture
+def receiver():
+    found = Receiver()
+    yield found
+    found.server.shutdown()
+    found.server.server_close()
+
+
+@pytest.fixture
+def private(app):
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = True
+    return app
+
+
+def to_act(game):
+    game = store.get_game(game.id)
+    return store.rules_of(game).to_act(store.state_of(game))
+
+
+def play_to_end(game):
+    rules = store.rules_of(game)
+    while True:
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        waiting = rules.to_act(state)
+        if game.status != "running" or not waiting:
+            return game
+        playing.act(game.id, waiting[0], rules.legal_actions(state, waiting[0])[0], game.seq)
+
+
+@pytest.mark.parametrize("url", [
+    "http://chat.example.org/hook",            # plain http
+    "https://127.0.0.1/hook", "https://localhost/hook", "https://[::1]/hook",
+    "https://10.1.2.3/hook", "https://192.168.0.7/hook", "https://172.16.5.5/hook",
+    "https://169.254.169.254/latest/meta-data", "https://100.64.0.1/hook",
+    "https://[::ffff:127.0.0.1]/hook", "https://0.0.0.0/hook",
+    "https://user:secret@8.8.8.8/hook", "https://8.8.8.8:notaport/hook",
+    "https://no-such-host.invalid/hook", "https://exa mple.org/", "ftp://8.8.8.8/",
+    "https://8.8.8.8/" + "a" * 300, "", "   ",
+])
+def test_urls_inside_or_malformed_are_refused_with_a_reason(app, url):
+    with pytest.raises(webhooks.WebhookError) as refused:
+        webhooks.check_url(url)
+    assert str(refused.value)
+
+
+def test_a_public_address_is_accepted_and_private_ones_only_with_the_setting(app):
+    assert webhooks.check_url(" https://8.8.8.8/hook?x=1 ") == "https://8.8.8.8/hook?x=1"
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = True
+    assert webhooks.check_url("http://127.0.0.1:9/hook") == "http://127.0.0.1:9/hook"
+
+
+def test_a_refused_url_creates_nothing_from_the_form_or_the_command(app, client):
+    answer = client.post("/new", data={"rules": "duel", "name0": "Ann", "email0": "ann@example.org",
+                                       "name1": "Bob", "email1": "bob@example.org",
+                                       "webhook": "https://127.0.0.1/hook"})
+    assert answer.status_code == 400
+    assert "not on the public internet" in answer.get_data(as_text=True)
+    result = app.test_cli_runner().invoke(args=[
+        "games", "create", "duel", "--player", "Ann <ann@example.org>",
+        "--player", "Bob <bob@example.org>", "--webhook", "https://10.0.0.5/x"])
+    assert result.exit_code != 0 and "not on the public internet" in result.output
+    assert "Traceback" not in result.output
+    assert Game.select().count() == 0 and Outbox.select().count() == 0
+
+
+def test_turns_missed_deadlines_and_the_result_reach_the_chat_without_links(private, client,
+                                                                          receiver):
+    answer = client.post("/new", data={"rules": "duel", "name0": "Ann", "email0": "ann@example.org",
+                                       "name1": "Bob", "email1": "bob@example.org",
+                                       "host_email": "host@example.org", "pace": "1",
+                                       "on_timeout": "auto", "webhook": receiver.url})
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    game = Game.select().get()
+    assert webhooks.url_of(game) == receiver.url
+    mailer.send_due()
+    first = to_act(game)
+    names = [p["name"] for p in PLAYERS]
+    [post] = receiver.posts
+    assert post["path"] == "/hooks/abc" and post["type"].startswith("application/json")
+    assert post["body"]["text"] == post["body"]["content"]
+    assert f"{names[first[0]]} to move in" in post["body"]["text"]
+    assert post["body"]["text"].endswith(f"http://pbem.test/games/{game.id}")
+
+    seat = Seat.get(Seat.game == game.id, Seat.index == first[0])
+    pace.run_pass(seat.deadline + dt.timedelta(minutes=1))       # a missed deadline (auto)
+    mailer.send_due()
+    assert any(f"{names[first[0]]} missed the deadline" in t for t in receiver.texts())
+
+    game = play_to_end(game)
+    mailer.send_due()
+    assert f"is over: 1. " in receiver.texts()[-1]
+    everything = json.dumps([p["body"] for p in receiver.posts])
+    for secret in ("/turn/", "/host/", "/me/", "/replay/", "ann@example.org"):
+        assert secret not in everything
+    # one post per change of who is to act, never two for the same one
+    turns = [t for t in receiver.texts() if " to move in " in t]
+    assert all(a != b for a, b in zip(turns, turns[1:])) or len(set(turns)) < len(turns)
+
+
+def test_a_failing_receiver_is_retried_and_a_refusal_shows_on_the_host_page(private, client,
+                                                                          receiver):
+    game, host_token = playing.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
+                                           host_email="host@example.org")
+    receiver.status = 503
+    assert client.post(f"/host/{host_token}/webhook",
+                       data={"url": receiver.url}).status_code == 303
+    mailer.send_due()
+    row = Outbox.get(Outbox.kind == "webhook")
+    assert row.sent_at is None and row.failed_at is None and row.attempts == 1  # to retry
+    receiver.status = 200
+    mailer.send_due(now=row.next_try_at + dt.timedelta(seconds=1))
+    assert Outbox.get_by_id(row.id).sent_at is not None
+
+    receiver.status, receiver.location = 302, "http://127.0.0.1:9/elsewhere"
+    play_one = to_act(game)[0]
+    state = store.state_of(store.get_game(game.id))
+    playing.act(game.id, play_one, store.rules_of(game).legal_actions(state, play_one)[0],
+                store.get_game(game.id).seq)
+    posts_before = len(receiver.posts)
+    mailer.send_due()
+    failed = Outbox.select().where(Outbox.kind == "webhook", Outbox.failed_at.is_null(False))
+    assert failed.count() == 1 and "redirects are not followed" in failed.get().last_error
+    assert len(receiver.posts) == posts_before + 1              # the redirect was not followed
+    page = client.get(f"/host/{host_token}").get_data(as_text=True)
+    assert receiver.url in page and "redirects are not followed" in page
+
+
+def test_the_host_sets_changes_and_removes_the_webhook(app, client, receiver):
+    game, host_token = playing.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
+                                           host_email="host@example.org")
+    refused = client.post(f"/host/{host_token}/webhook", data={"url": receiver.url})
+    assert refused.status_code == 400            # plain http to loopback, without the setting
+    assert "must start with https://" in refused.get_data(as_text=True)
+    assert Webhook.select().count() == 0
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = True
+    assert client.post(f"/host/{host_token}/webhook",
+                       data={"url": receiver.url}).status_code == 303
+    assert webhooks.url_of(game) == receiver.url
+    assert receiver.url in client.get(f"/host/{host_token}").get_data(as_text=True)
+    other = receiver.url.replace("/abc", "/def")
+    client.post(f"/host/{host_token}/webhook", data={"url": other})
+    assert webhooks.url_of(game) == other and Webhook.select().count() == 1
+    client.post(f"/host/{host_token}/webhook", data={"url": ""})
+    assert webhooks.url_of(game) is None
