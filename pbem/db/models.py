@@ -115,6 +115,9 @@ class Seat(BaseModel):
     late_at = pw.DateTimeField(null=True)       # the deadline passed and was dealt with
     missed = pw.IntegerField(default=0)         # deadlines missed in a row
     dropped = pw.BooleanField(default=False)    # default moves are played as soon as asked
+    # the turn (the engine's turn_of, as JSON) whose deadline the seat missed: its defaults
+    # are played whenever it is asked until that turn ends (a default plays the whole decision)
+    default_turn = pw.TextField(null=True)
     talk_mailed_upto = pw.IntegerField(default=0)  # table talk up to this Message.id was mailed
 
     class Meta:

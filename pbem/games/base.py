@@ -201,7 +201,17 @@ def default_move(rules: Rules, state: State, seat: int) -> dict | None:
     return action if action in rules.legal_actions(state, seat) else None
 
 
+def turn_of(rules: Rules, state: State):
+    """Which turn is being played in `state`, as JSON (the engine's optional `turn_of`): a
+    missed deadline's default plays the whole decision, so the seat's defaults go on being
+    played whenever it is asked until this value changes (the next player's turn). None for an
+    engine without it: then the defaults go on while the seat stays asked."""
+    hook = getattr(rules, "turn_of", None)
+    return None if hook is None else hook(state)
+
+
 # Optional members of the protocol, with the behaviour of an engine that lacks them.
+#   turn_of(state)        the turn being played, as JSON (see `turn_of` above).
 #   oldest_version: int   the oldest rules version whose logs the engine still replays
 #                         (default: only its current `version`); see `setup`'s `version`.
 

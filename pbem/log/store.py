@@ -14,7 +14,7 @@ from .. import validate
 from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import RULES, IllegalAction, check_options
-from ..games.base import LANGUAGES, _, default_move, is_forced, set_up, speaking
+from ..games.base import LANGUAGES, _, default_move, is_forced, set_up, speaking, turn_of
 from ..db.models import Event, Game, Prepared, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
@@ -141,17 +141,38 @@ class Applied:
 
 
 def append(game: Game, rules, state, seat: int, action: dict, dropped: set[int],
-           timeout: bool = False, absent: bool = False) -> tuple[object, list, set[int]]:
+           timeout: bool = False, absent: bool = False,
+           defaulting: dict | None = None) -> tuple[object, list, set[int]]:
     """Record `action` by `seat` (already checked: `listed_action` or the seat's default) and
     the forced moves after it, in the caller's transaction holding the game's lock; returns the
     state after them, their events and the seats whose default moves were played (`dropped`:
-    the seats that play by default moves now)."""
+    the seats that play by default moves now). `defaulting`: {seat: turn} of the seats whose
+    missed decision goes on (see `advance`), updated in place: a default played at a seat's
+    deadline adds the seat, with the turn it missed."""
     events: list[Event] = []
+    if timeout and not absent and defaulting is not None:
+        defaulting[seat] = turn_text(rules, state)
     state = record(game, rules, state, seat, action, False, events, timeout=timeout,
                    absent=absent)
     restart: set[int] = {seat} if timeout else set()
-    state = advance(game, rules, state, events, dropped, restart)
+    state = advance(game, rules, state, events, dropped, restart, defaulting)
     return state, events, restart
+
+
+def turn_text(rules, state) -> str:
+    """The turn being played (the engine's `turn_of`), as canonical JSON text."""
+    return canonical(turn_of(rules, state))
+
+
+def end_missed_turns(rules, state, defaulting: dict) -> None:
+    """Forget the seats whose missed turn is over: the turn moved on (or, for an engine that
+    does not say which turn it is, the seat is no longer asked)."""
+    if not defaulting:
+        return
+    now, asked = turn_text(rules, state), rules.to_act(state)
+    for seat, turn in list(defaulting.items()):
+        if turn != now or (turn == "null" and seat not in asked):
+            del defaulting[seat]
 
 
 def listed_action(rules, state, seat: int, action: dict) -> dict:
@@ -250,21 +271,28 @@ def forced_move(rules, state):
     return None
 
 
-def advance(game, rules, state, events, dropped: set[int], restart: set | None = None):
+def advance(game, rules, state, events, dropped: set[int], restart: set | None = None,
+            defaulting: dict | None = None):
     """Apply forced moves at once, as automatic events: nobody is asked a choice they lack.
     The default moves of `dropped` seats are played as soon as they are asked too, as timeout
-    events; `restart` collects those seats (their next clock starts)."""
+    events; so are those of `defaulting` seats ({seat: turn}) while the turn whose deadline
+    they missed goes on: a default plays the whole decision (a turn of several actions, and
+    the questions of that turn asked later), so the seat is not asked again in that turn.
+    `restart` collects the seats whose defaults were played (their next clock starts)."""
     restart = set() if restart is None else restart
+    defaulting = {} if defaulting is None else defaulting
     for _move in range(MAX_FORCED_MOVES):
         forced = forced_move(rules, state)
         if forced is not None:
             state = record(game, rules, state, forced[0], forced[1], True, events)
             continue
-        for seat in rules.to_act(state) if dropped else ():
-            action = default_move(rules, state, seat) if seat in dropped else None
+        end_missed_turns(rules, state, defaulting)
+        playing = set(dropped) | set(defaulting)
+        for seat in rules.to_act(state) if playing else ():
+            action = default_move(rules, state, seat) if seat in playing else None
             if action is not None:
                 state = record(game, rules, state, seat, action, False, events, timeout=True,
-                               absent=True)
+                               absent=seat in dropped)
                 restart.add(seat)
                 break
         else:

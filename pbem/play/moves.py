@@ -80,8 +80,11 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
         action = store.listed_action(rules, state, seat, action)
         seats = store.seats_of(game)         # read once, under the lock, for all that follows
         _acted_in_person(seats[seat])
+        defaulting = missed_turns(seats)
+        defaulting.pop(seat, None)           # asked after all (no safe default): it answers
         state, events, restart = store.append(game, rules, state, seat, action,
-                                              dropped_seats(game, seats))
+                                              dropped_seats(game, seats), defaulting=defaulting)
+        keep_missed_turns(seats, defaulting)
         _after(game, rules, state, before, restart, seats=seats)
     return Applied(game, state, events)
 
@@ -89,16 +92,22 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
 def play_default(game: Game, seat: int, now=None, absent: bool = False) -> Applied | None:
     """Play `seat`'s default move as a timeout event (the caller holds the game's write lock,
     e.g. the pace pass); None when the engine offers no safe default. `absent`: played for a
-    seat whose moves are played by default (dropped, or handed over), not at its deadline."""
+    seat whose moves are played by default (dropped, or handed over), not at its deadline.
+    A default plays the whole decision: the seat's defaults go on being played, unasked,
+    until the turn it missed is over (store.advance), so it costs one miss and one notice."""
     rules = store.rules_of(game)
     state = rules.load(game.state)
     before = rules.to_act(state)
     action = default_move(rules, state, seat)
     if action is None:
         return None
+    seats = store.seats_of(game)
+    defaulting = missed_turns(seats)
     state, events, restart = store.append(game, rules, state, seat, action,
-                                          dropped_seats(game), timeout=True, absent=absent)
-    _after(game, rules, state, before, restart, now)
+                                          dropped_seats(game, seats), timeout=True,
+                                          absent=absent, defaulting=defaulting)
+    keep_missed_turns(seats, defaulting)
+    _after(game, rules, state, before, restart, now, seats=seats)
     return Applied(game, state, events)
 
 
@@ -106,6 +115,20 @@ def _after(game, rules, state, before, restart, now=None, seats=None) -> None:
     store.save(game, rules, state)
     clock.after_change(game, rules.to_act(state), before, restart, now or utcnow(), seats)
     announce.after_change(game, rules, state, before=before, seats=seats)
+
+
+def missed_turns(seats: list[Seat]) -> dict:
+    """{seat: turn} of the seats whose missed turn goes on (their defaults are played)."""
+    return {s.index: s.default_turn for s in seats if s.default_turn is not None}
+
+
+def keep_missed_turns(seats: list[Seat], defaulting: dict) -> None:
+    """Write back which seats still miss their turn, after store.append updated `defaulting`."""
+    for seat in seats:
+        turn = defaulting.get(seat.index)
+        if turn != seat.default_turn:
+            Seat.update(default_turn=turn).where(Seat.id == seat.id).execute()
+            seat.default_turn = turn
 
 
 def _acted_in_person(seat: Seat) -> None:

@@ -291,11 +291,21 @@ class Assyria:
         return copy_json(data)
 
     # ------------------------------------------------------------ pace (pbem's, not the rulebook's)
+    def turn_of(self, state) -> list:
+        """The turn being played: the active seat's stretch of one phase of one turn of a
+        reign (an expansion's huts, supply and wells are one turn of that seat)."""
+        stage = "expansion" if state["phase"] in ("huts", "feed", "wells") else state["phase"]
+        return [state["reign"], state["turn"], stage, state["active"]]
+
     def default_action(self, state, seat: int) -> dict:
         """The move played for `seat` when its deadline passes: no more wells are built and
         the actions are ended at once; where the rules force a choice (a start hex, the food
         draft, a harvest column, new huts, supplying the huts) the first legal one by a fixed
-        order is taken: hexes in the board's order, cards and columns by their number."""
+        order is taken: hexes in the board's order, cards and columns by their number.
+
+        A default plays the whole decision: a missed turn is one decision, so the server plays
+        these defaults for every question `seat` is asked until its turn ends (`turn_of`): all
+        of an expansion's huts and supplies, no wells, and the actions ended at once."""
         phase = state["phase"]
         if phase == "wells":
             return {"type": "end_wells"}

@@ -998,12 +998,22 @@ class TigrisRules:
             raise ValueError("not a Tigris & Euphrates state")
         return copy_json(data)
 
+    def turn_of(self, state: dict) -> list:
+        """The turn being played: the active player's (a new one begins with the next
+        player); the decisions of a conflict belong to the turn whose action caused it."""
+        return [state["turn"]["active"]]
+
     def default_action(self, state: dict, seat: int) -> dict:
         """The move played for `seat` when its deadline passes (pbem's pace rules, not the
         rulebook's): the turn's action is passed ("Passz", an action of its own); in a revolt or
         a war no tiles are committed as support (0); of several wars the first leader in the
         pending order is chosen; a monument is declined; the trader takes the first choice of
-        treasures by board order (the rules force the taking)."""
+        treasures by board order (the rules force the taking).
+
+        A default plays the whole decision: a missed turn is one decision, so the server plays
+        these defaults for every question `seat` is asked until the turn ends (`turn_of`): the
+        turn's action is passed, which ends it, and a seat that missed its support in a conflict
+        commits none in every later conflict of that turn too, without being asked again."""
         pending = state["pending"]
         if pending is None:
             return {"type": "pass"}

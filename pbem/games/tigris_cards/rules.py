@@ -122,11 +122,21 @@ class TigrisCards:
         return copy_json(data)
 
     # ---- Pace (pbem's rule, not the rulebook's) ----
+    def turn_of(self, state: dict) -> list:
+        """The turn being played (the rulebook's turn of two actions, with the conflicts and
+        decisions they cause): the turn counter, which the next player's turn moves on."""
+        return [state["turn"]]
+
     def default_action(self, state: dict, seat: int) -> dict:
         """The move played for `seat` when its deadline passes: the turn's action is passed;
         no point is scored from the hand, no ship is bought, no cards are committed (0), no
         treasure is exchanged; where an order of conflicts must be chosen, the first colour
-        listed (the rulebook's colour order) goes first."""
+        listed (the rulebook's colour order) goes first.
+
+        A default plays the whole decision: a missed turn is one decision, so the server plays
+        these defaults for every question `seat` is asked until the turn ends (`turn_of`): both
+        of the turn's actions are passed and the turn ends; a seat that missed a decision in
+        another player's turn answers that turn's later ones by default too, unasked."""
         pending = state["pending"]
         kind = pending["kind"] if pending else "action"
         answers = {"action": {"type": "pass"}, "score": {"type": "no_score"},
