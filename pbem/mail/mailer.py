@@ -10,6 +10,8 @@ import threading
 import time
 
 from email import charset as email_charset
+from email import policy as email_policy
+from email.utils import formataddr, parseaddr
 from urllib.parse import urlsplit
 
 from flask import current_app
@@ -183,7 +185,31 @@ def _build(row: Outbox) -> tuple[str, list[str], bytes]:
     recipients = [sanitize_address(r) for r in message.send_to]
     for address in recipients:
         address.encode("ascii")         # smtplib would fail half-way through the envelope
-    return sanitize_address(message.sender), recipients, message.as_bytes()
+    return sanitize_address(message.sender), recipients, _as_bytes(message)
+
+
+# Headers go out as written: the default policy refolds a line over 78 characters, and folds a
+# URL longer than that (List-Unsubscribe) into RFC 2047 words, which no mail client reads as a
+# <URL>. Every header here is ours and short enough for SMTP's 998 (the subject comes encoded
+# and folded already).
+AS_WRITTEN = email_policy.SMTP.clone(refold_source="none")
+
+
+def _as_bytes(message: Message) -> bytes:
+    """The message as mail providers like it: a plain sender name (encoded only when it is
+    not ASCII), an unfolded List-Unsubscribe, and Auto-Submitted (RFC 3834: no vacation
+    replies, and an automatic reply to it can be told apart)."""
+    built = message._message()
+    built.replace_header("From", plain_address(message.sender))
+    built["Auto-Submitted"] = "auto-generated"
+    return built.as_bytes(policy=AS_WRITTEN)
+
+
+def plain_address(address: str) -> str:
+    """`Name <user@host>` with the name RFC 2047-encoded only when it is not ASCII (an
+    address that is not ASCII goes through flask-mail's IDN encoding)."""
+    name, addr = parseaddr(address)
+    return formataddr((name, addr)) if addr.isascii() else sanitize_address((name, addr))
 
 
 def _mark_sent(row: Outbox) -> None:

@@ -210,6 +210,7 @@ def send_test_mail(settings: dict, address: str) -> None:
     message["From"] = settings["MAIL_SENDER"]
     message["To"] = address
     message["Subject"] = "[pbem] test mail"
+    message["Auto-Submitted"] = "auto-generated"      # RFC 3834, as on every mail pbem sends
     message["Message-ID"] = make_msgid("pbem.test",
                                        urlsplit(settings["BASE_URL"]).hostname or "localhost")
     message.set_content(f"This is a test mail from pbem at {settings['BASE_URL']}.\n"
