@@ -383,9 +383,17 @@ def _digest(row, game, context):
         seat, names = seats[entry["seat"]], [s.name for s in seats]
         rules, state = state_at(game_of, entry["seq"])
         view = rules.view(state, seat.index)
+        prompt = presenter_for(game_of.rules).subject(view) or _("Your turn")
+        in_force = clock.clock_of(game_of, seat)      # the deadline in force, as in turn mails
         entries.append({
             "game": game_of, "title": title_of(game_of),
-            "prompt": presenter_for(game_of.rules).subject(view) or _("Your turn"),
+            "prompt": _("Reminder: %(prompt)s", prompt=prompt) if entry.get("reminder")
+            else prompt,
+            "deadline": in_force.deadline if in_force else None,
+            "held": in_force.held if in_force else None,
+            "away_until": in_force.away_until if in_force else None,
+            "overdue": bool(in_force and in_force.deadline and in_force.held is None
+                            and in_force.deadline <= utcnow()),
             "happened": since_last_turn(game_of, seat, entry["since"], entry["seq"], names),
             "messages": talk.mailed_between(game_of, seat.index, entry.get("talk"), names),
             "link": turn_url(entry["token"]), "replay_link": replay_url(entry["token"])})

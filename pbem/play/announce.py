@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from flask import current_app
 
-from ..db.models import Game, Outbox, Seat
-from . import home, links, outbox, talk, webhooks
+from ..db.models import Game, Outbox, Seat, utcnow
+from ..log import store
+from . import clock, home, links, outbox, talk, webhooks
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -33,9 +34,10 @@ def host_link(game: Game, host_token: str, seats: list[Seat] | None = None) -> N
 
 
 def after_change(game: Game, rules, state, before: list[int],
-                 seats: list[Seat] | None = None) -> None:
+                 seats: list[Seat] | None = None, at=None) -> None:
     """Spend the links of seats whose turn ended; mail a link to each seat now to act;
-    tell everyone when the game is over (`seats`: read under the game's lock by the caller)."""
+    tell everyone when the game is over (`seats`: read under the game's lock by the caller;
+    `at`: the moment of the change, when not now)."""
     now = rules.to_act(state)
     links.spend(game, [s for s in before if s not in now], "played")
     seats = _seats(game) if seats is None else seats
@@ -48,15 +50,16 @@ def after_change(game: Game, rules, state, before: list[int],
         return
     for index in now:
         if index not in before:
-            turn_mail(game, seats[index])
+            turn_mail(game, seats[index], now=at)
 
 
-def turn_mail(game: Game, seat: Seat, kind: str = "turn") -> str | None:
+def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None) -> str | None:
     """Issue a fresh link for `seat` and queue its mail: what happened since its last turn, the
     board, what is asked (`kind`: turn, reminder or link — a fresh link asked for). A player on
-    a daily digest gets no mail per turn: the digest lists the game (and issues its link)."""
+    a daily digest gets no turn or reminder mail of its own unless the deadline would pass
+    before the next digest (`mailed_now`): the digest lists the game (and issues its link)."""
     config = current_app.config
-    if kind == "turn" and home.wants_digest(seat.email):
+    if kind in ("turn", "reminder") and not mailed_now(game, seat, now or utcnow()):
         return None
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     outbox.queue(game, seat.index, kind, seat.email, "turn", seat.language,
@@ -65,6 +68,34 @@ def turn_mail(game: Game, seat: Seat, kind: str = "turn") -> str | None:
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     seat.seen_seq = game.seq
     return token
+
+
+def mailed_now(game: Game, seat: Seat, now) -> bool:
+    """Whether a turn or a reminder for `seat` is mailed now. Always for a player mailed per
+    turn. A digest reader's waits for the next digest, which lists the game with its deadline
+    (a reminder rides in it too), unless the deadline in force would pass before that digest
+    goes out: then it is mailed at once. A clock that stands still waits for the digest."""
+    settings = home.digest_settings(seat.email)
+    if settings is None:
+        return True
+    in_force = clock.clock_of(game, seat, now)
+    if in_force is None or in_force.deadline is None or in_force.held is not None:
+        return False
+    return in_force.deadline <= home.next_digest_at(settings, now)
+
+
+def mail_waiting_games(address: str) -> int:
+    """Back to one mail per turn: mail each game waiting for `address` now, with a fresh link
+    (inside a transaction); the number mailed."""
+    mailed = 0
+    for seat in home.seats_of(address):
+        if seat.game.status != "running":
+            continue
+        game = store.locked_game(seat.game_id)
+        rules = store.rules_of(game)
+        if seat.index in rules.to_act(rules.load(game.state)):
+            mailed += turn_mail(game, Seat.get_by_id(seat.id)) is not None
+    return mailed
 
 
 def one_miss_from_drop(game: Game, seat: Seat) -> bool:
@@ -132,7 +163,8 @@ def send_digest(address: str) -> Outbox | None:
         language = language or seat.language
         token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
         entries.append({"game": game.id, "seat": seat.index, "token": token, "seq": game.seq,
-                        "since": seat.seen_seq, "talk": talk.mark_mailed(game, seat)})
+                        "since": seat.seen_seq, "talk": talk.mark_mailed(game, seat),
+                        "reminder": seat.reminded_at is not None})
         Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     if not entries:
         return None

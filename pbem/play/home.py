@@ -11,9 +11,8 @@ import datetime as dt
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from peewee import fn
 
-from . import links
+from . import links, outbox
 
-from ..db.database import write_transaction
 from ..db.models import Game, PlayerSettings, Seat, utcnow
 
 HOME_SALT = "pbem.home-link.v1"
@@ -68,9 +67,15 @@ def settings_of(address: str) -> PlayerSettings:
 
 
 def save_settings(address: str, language: str | None, mail_mode: str, digest_hour: int) -> None:
-    """Store the choices (the caller validated them); the language applies to every seat."""
-    with write_transaction():
+    """Store the choices (the caller validated them); the language applies to every seat.
+    Back from the digest to one mail per turn, the games waiting for the address are mailed at
+    once (each with a fresh link), not at their reminder."""
+    from . import announce      # announce reads the settings kept here
+    with outbox.transaction():
+        was_digest = wants_digest(address)
         _save_settings(normalise(address), language, mail_mode, digest_hour)
+        if was_digest and mail_mode == "each":
+            announce.mail_waiting_games(address)
 
 
 def _save_settings(address, language, mail_mode, digest_hour) -> None:
@@ -98,6 +103,21 @@ def digest_due(now: dt.datetime) -> list[PlayerSettings]:
     today = now.date()
     return [s for s in PlayerSettings.select().where(PlayerSettings.mail_mode == "digest")
             if now.hour >= s.digest_hour and (s.last_digest_on is None or s.last_digest_on < today)]
+
+
+def digest_settings(address: str) -> PlayerSettings | None:
+    """The settings of an address on a daily digest; None for one mailed per turn."""
+    found = PlayerSettings.get_or_none(PlayerSettings.email == normalise(address))
+    return found if found is not None and found.mail_mode == "digest" else None
+
+
+def next_digest_at(settings: PlayerSettings, now: dt.datetime) -> dt.datetime:
+    """When the address's next digest goes out: at its hour (UTC) today, or now when that hour
+    has come and today's is not out yet (the next pass sends it), else tomorrow."""
+    today = now.replace(hour=settings.digest_hour, minute=0, second=0, microsecond=0)
+    if settings.last_digest_on is not None and settings.last_digest_on >= now.date():
+        return today + dt.timedelta(days=1)
+    return max(today, now)
 
 
 def claim_digest(settings: PlayerSettings, now: dt.datetime) -> bool:

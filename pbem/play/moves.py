@@ -114,7 +114,7 @@ def play_default(game: Game, seat: int, now=None, absent: bool = False) -> Appli
 def _after(game, rules, state, before, restart, now=None, seats=None) -> None:
     store.save(game, rules, state)
     clock.after_change(game, rules.to_act(state), before, restart, now or utcnow(), seats)
-    announce.after_change(game, rules, state, before=before, seats=seats)
+    announce.after_change(game, rules, state, before=before, seats=seats, at=now)
 
 
 def missed_turns(seats: list[Seat]) -> dict:

@@ -135,7 +135,7 @@ def _nobody_plays(game: Game, seats: list[Seat], now: dt.datetime) -> None:
 def _remind(game, rules, state, seat, seats, now) -> None:
     seat.reminded_at = now
     seat.save()
-    announce.turn_mail(game, seat, kind="reminder")
+    announce.turn_mail(game, seat, kind="reminder", now=now)
 
 
 def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
