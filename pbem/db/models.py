@@ -145,6 +145,20 @@ class Event(BaseModel):
         return (self.summaries or {}).get(language) or self.summary
 
 
+class Checkpoint(BaseModel):
+    """The state after event `seq`, kept every CHECKPOINT_EVERY events (pbem/log/store.py) so
+    that any step of a replay starts from the nearest one at or before it, in every worker.
+    Written with its event (or by an import or a verify), never updated; `hash` is that event's,
+    so a checkpoint is only ever used on the chain it belongs to."""
+    game = pw.ForeignKeyField(Game, backref="checkpoints", on_delete="CASCADE")
+    seq = pw.IntegerField()
+    hash = pw.CharField(max_length=64)
+    state = JSONField()
+
+    class Meta:
+        indexes = ((("game", "seq"), True),)
+
+
 class Link(BaseModel):
     game = pw.ForeignKeyField(Game, backref="links", on_delete="CASCADE")
     seat = pw.IntegerField()
@@ -261,5 +275,5 @@ class Webhook(BaseModel):
     created_at = pw.DateTimeField(default=utcnow)
 
 
-MODELS = [Game, Seat, Event, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
+MODELS = [Game, Seat, Event, Checkpoint, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
           PlayerSettings, Webhook]

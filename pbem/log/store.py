@@ -15,9 +15,12 @@ from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import RULES, IllegalAction, check_options
 from ..games.base import LANGUAGES, _, default_move, is_forced, set_up, speaking, turn_of
-from ..db.models import Event, Game, Prepared, Seat, utcnow
+from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
+# every CHECKPOINT_EVERY-th event's state is kept (Checkpoint): a replay step applies fewer
+# events than this (a state is ~2 KB of JSON, an apply 40-85 µs: tests/bench/bench_storage.py)
+CHECKPOINT_EVERY = 50
 EXPORT_FORMAT = "pbem-game-record"
 
 
@@ -244,6 +247,8 @@ def record(game, rules, state, seat, action, automatic, events, timeout=False, a
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
                                automatic=automatic, timeout=timeout, summary=summaries["en"],
                                summaries=summaries, created_at=created_at, hash=game.head_hash))
+    if game.seq % CHECKPOINT_EVERY == 0:
+        keep_checkpoints(game, [(game.seq, game.head_hash, rules.dump(after))])
     return after
 
 
@@ -307,6 +312,66 @@ def save(game, rules, state) -> None:
     game.save()
 
 
+# -- replay checkpoints ---------------------------------------------------------------------------
+
+def keep_checkpoints(game: Game, points: list[tuple[int, str, dict]]) -> None:
+    """Store (seq, hash of that event, dumped state after it) as checkpoints of `game`, in the
+    caller's write transaction; one already kept at that seq stays."""
+    rows = [{"game": game.id, "seq": seq, "hash": hash_, "state": dumped}
+            for seq, hash_, dumped in points]
+    for start in range(0, len(rows), 200):
+        Checkpoint.insert_many(rows[start:start + 200]).on_conflict_ignore().execute()
+
+
+def checkpoint_at_or_before(game: Game, step: int) -> Checkpoint | None:
+    return (Checkpoint.select().where(Checkpoint.game == game.id, Checkpoint.seq <= step)
+            .order_by(Checkpoint.seq.desc()).limit(1).first())
+
+
+@dataclass
+class Rebuilt:
+    state: object
+    event: Event | None     # the event `step` (None when the log has none at or before it)
+    replayed: int           # how many events were applied to rebuild it
+
+
+def state_at(game: Game, step: int) -> Rebuilt:
+    """The state after event `step`, rebuilt from the nearest checkpoint at or before it (the
+    game's own snapshot for its last step): fewer than CHECKPOINT_EVERY events are applied,
+    whatever the length of the game. A checkpoint whose hash is not its event's is ignored
+    (the replay then starts from the seed)."""
+    rules = rules_of(game)
+    step = max(0, min(step, game.seq))
+    if step == game.seq and step > 0:
+        event = game.events.where(Event.seq == step).first()
+        if event is not None and event.hash == game.head_hash:
+            return Rebuilt(state_of(game), event, 0)
+    point = checkpoint_at_or_before(game, step)
+    base = point.seq if point is not None else 0
+    events = list(game.events.where(Event.seq >= base, Event.seq <= step).order_by(Event.seq))
+    state, event = None, None
+    if point is not None:
+        if events and events[0].seq == base and events[0].hash == point.hash:
+            state, event, events = rules.load(point.state), events[0], events[1:]
+        else:
+            events = list(game.events.where(Event.seq <= step).order_by(Event.seq))
+    for event in events:
+        state = after_event(rules, state, event)
+    return Rebuilt(state, event, sum(1 for e in events if e.seq))
+
+
+def fill_checkpoints(game: Game) -> int:
+    """Keep the checkpoints a game lacks (an imported game, or one from before checkpoints were
+    kept), replaying its log once, in the caller's write transaction; how many were added."""
+    rules = rules_of(game)
+    have = {seq for (seq,) in Checkpoint.select(Checkpoint.seq)
+            .where(Checkpoint.game == game.id).tuples()}
+    missing = [(event.seq, event.hash, rules.dump(state)) for event, state in replay(game)
+               if event.seq and event.seq % CHECKPOINT_EVERY == 0 and event.seq not in have]
+    keep_checkpoints(game, missing)
+    return len(missing)
+
+
 # -- replay and verification ----------------------------------------------------------------------
 
 def replay(game: Game, upto: int | None = None):
@@ -330,10 +395,14 @@ def after_event(rules, state, event: Event):
     return rules.apply(state, event.seat, event.action)
 
 
-def verify(game: Game) -> list[str]:
-    """Problems found: a broken hash chain, a gap in seq, or a snapshot the log does not rebuild."""
+def verify(game: Game, keep: bool = True) -> list[str]:
+    """Problems found: a broken hash chain, a gap in seq, or a snapshot or replay checkpoint
+    the log does not rebuild. A sound log's missing checkpoints are kept (`keep`): games from
+    before checkpoints existed get theirs at their first verify."""
     problems, prev, expected_seq, state = [], "", 0, None
     rules = rules_of(game)
+    points = {point.seq: point for point in Checkpoint.select().where(Checkpoint.game == game.id)}
+    missing = []
     try:
         for event, state in replay(game):
             if event.seq != expected_seq:
@@ -342,6 +411,13 @@ def verify(game: Game) -> list[str]:
                                   event.created_at, event.timeout)
             if expected != event.hash:
                 problems.append(f"event {event.seq}: hash does not match its content")
+            point = points.pop(event.seq, None)
+            if point is not None and (point.hash != event.hash or
+                                      canonical(point.state) != canonical(rules.dump(state))):
+                problems.append(f"the replay checkpoint at move {event.seq} differs from the "
+                                "state the log replays to")
+            elif point is None and event.seq and event.seq % CHECKPOINT_EVERY == 0:
+                missing.append((event.seq, event.hash, rules.dump(state)))
             prev, expected_seq = event.hash, event.seq + 1
     except IllegalAction as exc:
         problems.append(f"event {expected_seq}: the rules reject it on replay: {exc}")
@@ -352,6 +428,11 @@ def verify(game: Game) -> list[str]:
         problems.append(f"the game says move {game.seq}, the log ends at {expected_seq - 1}")
     if state is not None and canonical(rules.dump(state)) != canonical(game.state):
         problems.append("the snapshot differs from the state the log replays to")
+    if points:
+        problems.append(f"replay checkpoints after the end of the log (move {min(points)})")
+    if keep and missing and not problems:
+        with write_transaction():
+            keep_checkpoints(game, missing)
     return problems
 
 
@@ -402,4 +483,5 @@ def import_record(record: dict, pace: dict) -> Game:
             Event.create(game=game, **event)
         game.seq, game.head_hash = checked.events[-1]["seq"], checked.head_hash
         save(game, rules, state)
+        fill_checkpoints(game)
     return game
