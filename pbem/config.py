@@ -50,6 +50,19 @@ DEFAULTS = {
     "VACATION_DAYS": 30,                  # each player's vacation bank, days a year
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
     "WEBHOOK_ALLOW_PRIVATE": False,       # true: chat webhooks may post to private addresses
+    # Moves by answering the turn mail (issue 20): turns@example.org makes every turn mail's
+    # Reply-To turns+<reply id>@example.org; replies come in by `pbem mail receive` (a pipe)
+    # or from the IMAP mailbox below (`pbem mail fetch`, and the mail worker when it is set).
+    "REPLY_ADDRESS": None,
+    "REPLY_TRUSTED_AUTHSERV": None,       # require dkim=pass or spf=pass from this authserv-id
+    "MAX_MAIL_SIZE": 1024 * 1024,         # bytes a reply may carry (the mail twin of the above)
+    "IMAP_HOST": None,
+    "IMAP_PORT": 993,
+    "IMAP_USER": None,
+    "IMAP_PASSWORD": None,
+    "IMAP_FOLDER": "INBOX",
+    "IMAP_TLS": True,                     # IMAPS (993); false: plain IMAP (a local server only)
+    "IMAP_DONE_FOLDER": "",               # handled replies move here; empty: they are deleted
 }
 
 DEV_SECRET_KEY = "pbem-development-only-not-secret"

@@ -275,5 +275,26 @@ class Webhook(BaseModel):
     created_at = pw.DateTimeField(default=utcnow)
 
 
+class ReplyAddress(BaseModel):
+    """The reply id of one turn mail (its Reply-To turns+<id>@...), bound to that mail's link:
+    only the id's hash is kept."""
+    id_hash = pw.CharField(max_length=64, unique=True)
+    link = pw.ForeignKeyField(Link, backref="replies", on_delete="CASCADE")
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "reply_address"
+
+
+class InboundMail(BaseModel):
+    """A reply handled once (played or answered): the same Message-ID again changes nothing."""
+    key_hash = pw.CharField(max_length=64, unique=True)    # sha256 of the Message-ID
+    outcome = pw.CharField(max_length=20)                  # played | answered
+    received_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "inbound_mail"
+
+
 MODELS = [Game, Seat, Event, Checkpoint, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
-          PlayerSettings, Webhook]
+          PlayerSettings, Webhook, ReplyAddress, InboundMail]

@@ -71,10 +71,10 @@ def match(codes: list[str], text: str) -> int | None:
 
 
 def pattern(codes: list[str]) -> list[str]:
-    """The shapes of the codes, one example each ("red F7" for every colour-and-square code):
-    what a mail says when there are too many codes to list."""
-    shapes: dict[str, str] = {}
+    """One example of each kind of code (the first of those with the same first word: "red
+    F7" for every red tile's square, "swap 1 red" for every swap): what a mail shows when
+    there are too many codes to list."""
+    kinds: dict[str, str] = {}
     for code in codes:
-        shape = re.sub(r"[A-Za-z]\d+|\d+(,\d+)?", "#", code.split(" #")[0])
-        shapes.setdefault(shape, code)
-    return list(shapes.values())
+        kinds.setdefault(code.split()[0].lower() if code.split() else code, code)
+    return list(kinds.values())

@@ -21,7 +21,8 @@ from ..db.database import is_sqlite
 from ..db.models import Event, Game, Outbox, Seat, Signup, db, utcnow
 from ..games.base import speaking
 from ..log import store
-from ..play import clock, home, optout, outbox, talk
+from ..games.codes import codes_of, pattern
+from ..play import clock, home, optout, outbox, replies, talk
 from ..present import fill_names, others_actions, presenter_for, results
 from ..present.titles import game_name, title_of
 
@@ -326,7 +327,35 @@ def _turn(row, game, context):
         picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
                         last_moves=_last_moves(game, seat, since, seq, presenter, view)),
         holdings=holdings_lines(presenter, view=view, names=names, seat=seat.index),
-        link=turn_url(token), replay_link=replay_url(token), max_age_days=_max_age_days())
+        link=turn_url(token), replay_link=replay_url(token), max_age_days=_max_age_days(),
+        reply=reply_help(rules, state, seat.index, view))
+
+
+LISTED_CODES = 40       # a mail lists this many reply codes; beyond, their shapes with examples
+
+
+def reply_help(rules, state, seat: int, view) -> dict | None:
+    """How to answer a mail with a move: the codes of `seat`'s actions now (all of them when
+    they are few, else one example of each shape); None when replies are off or none is asked."""
+    if not replies.enabled():
+        return None
+    actions = rules.legal_actions(state, seat)
+    if not actions:
+        return None
+    codes = codes_of(rules, view, actions)
+    if len(codes) <= LISTED_CODES:
+        return {"codes": codes, "examples": [], "count": len(codes)}
+    return {"codes": [], "examples": pattern(codes)[:LISTED_CODES // 2], "count": len(codes)}
+
+
+def _reply(row, game, context):
+    """The one answer to a reply that was not played: why, and the codes valid now."""
+    seat = _seats(game)[row.seat]
+    rules, state = state_at(game, min(context["seq"], game.seq))
+    return subject(game), dict(seat=seat, what=context["what"], line=context.get("line", ""),
+                               detail=context.get("detail", ""),
+                               reply=reply_help(rules, state, seat.index,
+                                                rules.view(state, seat.index)))
 
 
 def _over(row, game, context):
@@ -436,4 +465,5 @@ def _webhook(row, game, context):
 
 TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
              "host_notice": _host_notice, "confirm": _confirm, "home": _home,
-             "digest": _digest, "dropped": _dropped, "webhook": _webhook}
+             "digest": _digest, "dropped": _dropped, "webhook": _webhook,
+             "reply": _reply}

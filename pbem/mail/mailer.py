@@ -19,7 +19,7 @@ from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_addre
 
 from peewee import fn
 
-from ..play import health, optout, outbox
+from ..play import health, optout, outbox, replies
 from . import compose, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
@@ -161,10 +161,18 @@ def _thread_headers(row: Outbox) -> dict:
     return {} if root == row.message_id else {"In-Reply-To": root, "References": root}
 
 
+def _reply_to(row: Outbox) -> str | None:
+    """A turn mail's reply address, turns+<id>@... (PBEM_REPLY_ADDRESS), made from its link."""
+    if row.template != "turn":
+        return None
+    return replies.reply_to((row.context or {}).get("token") or "")
+
+
 def _message(row: Outbox) -> Message:
     unsubscribe = compose.optout_url(row.recipient)
     message = Message(subject=row.subject, recipients=[row.recipient], body=row.body_text,
                       html=row.body_html, sender=current_app.config["MAIL_SENDER"],
+                      reply_to=_reply_to(row),
                       extra_headers={"List-Unsubscribe": f"<{unsubscribe}>",   # RFC 8058
                                      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
                                      **_thread_headers(row)})
@@ -372,6 +380,7 @@ def _worker_pass(stop: threading.Event, after_failure: bool = False) -> bool:
             database.discard_connection()
             db.connect(reuse_if_open=True)
         counts = send_due(stop=stop)
+        _poll_replies()
         health.beat()               # /health and pbem check see the worker alive
     except Exception as exc:  # noqa: BLE001 - a worker outlives any one bad pass (database restart...)
         log.exception("mail: this pass failed")
@@ -380,6 +389,27 @@ def _worker_pass(stop: threading.Event, after_failure: bool = False) -> bool:
     if any(counts.values()):
         log.info("mail: %(sent)d sent, %(retry)d to retry, %(failed)d failed", counts)
     return True
+
+
+IMAP_INTERVAL = 60.0                 # seconds between two reads of the replies' IMAP mailbox
+_last_poll = [0.0]
+
+
+def _poll_replies() -> None:
+    """Read the replies' IMAP mailbox (PBEM_IMAP_HOST) once a minute; an IMAP failure is
+    logged and never stops the mail (a database failure fails the pass, as sending would)."""
+    if not current_app.config.get("IMAP_HOST") or time.monotonic() - _last_poll[0] < IMAP_INTERVAL:
+        return
+    _last_poll[0] = time.monotonic()
+    import imaplib
+    from . import inbound
+    try:
+        counts = inbound.fetch()
+    except (OSError, imaplib.IMAP4.error) as exc:
+        log.warning("replies: the IMAP mailbox cannot be read: %s: %s", type(exc).__name__, exc)
+        return
+    if counts:
+        log.info("replies: %s", ", ".join(f"{n} {word}" for word, n in sorted(counts.items())))
 
 
 def _release_own_claims() -> int:

@@ -14,7 +14,7 @@ import peewee as pw
 
 from .. import config as settings_module
 from ..play import announce, health, links, outbox
-from ..mail import compose
+from ..mail import compose, inbound
 from ..log import store
 from ..db.database import parts_of, write_transaction
 from ..db.models import Game, Link, Outbox, db, utcnow
@@ -188,6 +188,7 @@ def check(environ, gunicorn_conf: str | None = None, nginx_site: str | None = No
     found += [secret_finding(settings["SECRET_KEY"]), base_url_finding(settings["BASE_URL"])]
     found += database_findings(settings)
     found += [smtp_finding(settings), signup_finding(settings)]
+    found += inbound.reply_findings(settings, Finding)
     return found + games_findings()
 
 

@@ -394,6 +394,61 @@ def mail_worker(interval):
     click.echo("mail worker: stopped; its claimed mail is back in the queue", err=True)
 
 
+EX_TEMPFAIL = 75          # sysexits.h: the MTA keeps the message and delivers it again
+
+
+@mail_group.command("receive")
+@click.option("--recipient", "recipients", multiple=True, metavar="ADDRESS",
+              help="The address the message was delivered to (a pipe's ${recipient}).")
+@click.option("--sender", default=None, metavar="ADDRESS",
+              help="The envelope sender (a pipe's ${sender}; empty for a bounce).")
+@with_appcontext
+def mail_receive(recipients, sender):
+    """Read one reply to a turn mail (an RFC 5322 message) on standard input and play it or
+    answer it. Exits 0 when it was handled (played, answered, ignored or refused), 75 when
+    the MTA should deliver it again (the database is unreachable)."""
+    from ..mail import inbound
+    limit = current_app.config["MAX_MAIL_SIZE"]
+    raw = sys.stdin.buffer.read(limit + 1)
+    while len(raw) > limit and sys.stdin.buffer.read(1 << 16):
+        pass                                    # read it all: the MTA's pipe must not break
+    try:
+        db.connect(reuse_if_open=True)
+        outcome = inbound.receive(raw, recipients, sender)
+    except Exception as exc:  # noqa: BLE001 - the MTA tries again later; no traceback
+        log_line = (f"pbem mail receive: the database is unreachable, deliver it again later: "
+                    if database.lost_connection(exc) else "pbem mail receive: failed, deliver "
+                    "it again later: ")
+        click.echo(log_line + _one_line(exc), err=True)
+        logging.getLogger(__name__).debug("pbem mail receive failed", exc_info=True)
+        raise SystemExit(EX_TEMPFAIL)
+    finally:
+        if not db.is_closed():
+            db.close()
+    click.echo(outcome)
+
+
+@mail_group.command("fetch")
+@_connected
+def mail_fetch():
+    """Read the replies waiting in the IMAP mailbox (PBEM_IMAP_HOST, ...) once: each is played
+    or answered, then flagged and moved to PBEM_IMAP_DONE_FOLDER or deleted."""
+    import imaplib
+    import ssl
+    from ..mail import inbound
+    if not current_app.config.get("IMAP_HOST"):
+        raise click.ClickException("PBEM_IMAP_HOST is not set: there is no mailbox to read")
+    try:
+        counts = inbound.fetch()
+    except (OSError, ssl.SSLError, imaplib.IMAP4.error) as exc:
+        raise click.ClickException(f"the IMAP server cannot be read: {_one_line(exc)}") from None
+    except Exception as exc:  # noqa: BLE001 - the message stays in the mailbox for next time
+        if not database.lost_connection(exc):
+            raise
+        raise click.ClickException(f"the database is unreachable: {_one_line(exc)}") from None
+    click.echo(", ".join(f"{n} {word}" for word, n in sorted(counts.items())) or "no replies")
+
+
 @mail_group.command("status")
 @_connected
 def mail_status():

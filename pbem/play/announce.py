@@ -10,7 +10,7 @@ from flask import current_app
 
 from ..db.models import Game, Outbox, Seat, utcnow
 from ..log import store
-from . import clock, home, links, outbox, talk, webhooks
+from . import clock, home, links, outbox, replies, talk, webhooks
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -62,6 +62,8 @@ def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None) -> str | Non
     if kind in ("turn", "reminder") and not mailed_now(game, seat, now or utcnow()):
         return None
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+    if replies.enabled():           # the mail's Reply-To, bound to this link
+        replies.bind(links.newest(game.id, seat.index).id, token)
     outbox.queue(game, seat.index, kind, seat.email, "turn", seat.language,
                  token=token, seq=game.seq, since=seat.seen_seq, dropped=bool(seat.dropped),
                  warn_drop=one_miss_from_drop(game, seat), talk=talk.mark_mailed(game, seat))

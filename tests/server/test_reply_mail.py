@@ -3,22 +3,93 @@ mail, and replies read from standard input (`pbem mail receive`) and from a real
 (Dovecot, `pbem mail fetch`)."""
 from __future__ import annotations
 
+import html
+import random
+import re
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+import pytest
+
+from pbem.db.models import Event, InboundMail, Message, Outbox, ReplyAddress
+from pbem.games.codes import codes_of, normal
+from pbem.log import store
+from pbem.mail import inbound, mailer
 from pbem.play import moves as playing
-from pbem.mail import mailer
-from pbem.games.codes import normal
-from tests.conftest import token_of
+from pbem.play import outbox, replies
+from tests.conftest import Inbox, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
+REPLY = "turns@pbem.test"
+REPLY_TO = re.compile(r"^turns\+([a-z0-9]{26})@pbem\.test$")
 
+
+@pytest.fixture
+def replying(app_with, smtp):
+    """An app whose turn mails carry a reply address."""
+    return app_with(smtp.port, REPLY_ADDRESS=REPLY)
+
+
+def seat_to_act(game) -> int:
+    game = store.get_game(game.id)
+    return store.rules_of(game).to_act(store.state_of(game))[0]
+
+
+def email_of(seat: int) -> str:
+    return PLAYERS[seat]["email"]
+
+
+def turn_mails(smtp, address):
+    return [m for m in smtp.inbox.to(address) if m["Reply-To"]]
+
+
+def newest_turn_mail(smtp, address):
+    with smtp.inbox.lock:
+        messages = list(smtp.inbox.messages)
+    return next(m for m in reversed(messages) if m["To"] == address and m["Reply-To"])
+
+
+def client_reply(original, lines, sender=None, html_only=False, message_id=None, **headers):
+    """A reply as a mail client writes it: the new lines on top, the original quoted under
+    "On ... wrote:", a signature, an HTML alternative, In-Reply-To and References."""
+    reply = EmailMessage()
+    reply["From"] = sender or f"Ann Player <{original['To']}>"
+    reply["To"] = original["Reply-To"]
+    reply["Subject"] = "Re: " + original["Subject"]
+    reply["Date"] = formatdate()
+    reply["Message-ID"] = message_id or make_msgid(domain="example.org")
+    reply["In-Reply-To"] = original["Message-ID"]
+    reply["References"] = original["Message-ID"]
+    for name, value in headers.items():
+        reply[name.replace("_", "-")] = value
+    quoted = "\n".join("> " + line for line in Inbox.text(original).splitlines())
+    text = ("\n".join(lines) + f"\n\nOn {original['Date']}, pbem <pbem@pbem.test> wrote:\n"
+            + quoted + "\n\n-- \nAnn\nSent from my phone\n")
+    body = ("<html><body><div>" + "<br>".join(html.escape(line) for line in lines)
+            + "</div><div><br></div><div class=\"gmail_quote\"><div>On "
+            + html.escape(str(original["Date"])) + " pbem wrote:</div><blockquote>"
+            + original.get_body(preferencelist=("html",)).get_content()
+            + "</blockquote></div></body></html>")
+    if html_only:
+        reply.set_content(body, subtype="html")
+    else:
+        reply.set_content(text)
+        reply.add_alternative(body, subtype="html")
+    return reply
+
+
+def events(game) -> int:
+    return Event.select().where(Event.game == game.id).count()
+
+
+# -- codes in the API --------------------------------------------------------------------------------
 
 def test_the_api_names_a_reply_code_for_every_action(client, smtp):
     playing.create_game("tigris", PLAYERS, seed=5)
     mailer.send_due()
-    for address in ("ann@example.org", "bob@example.org"):
-        link = smtp.inbox.last_link(address)
-        if link:
-            break
+    link = next(smtp.inbox.last_link(p["email"]) for p in PLAYERS
+                if smtp.inbox.last_link(p["email"]))
     body = client.get(f"/api/turn/{token_of(link)}").get_json()
     assert len(body["codes"]) == len(body["actions"]) > 100
     assert len({normal(c) for c in body["codes"]}) == len(body["codes"])
@@ -27,3 +98,135 @@ def test_the_api_names_a_reply_code_for_every_action(client, smtp):
     answer = client.post(f"/api/turn/{token_of(link)}",
                          json={"seq": body["seq"], "action": body["actions"][tile]}).get_json()
     assert len(answer["codes"]) == len(answer["actions"])
+
+
+# -- the reply address -------------------------------------------------------------------------------
+
+def test_without_the_setting_turn_mail_has_no_reply_to_but_says_it_is_automatic(app, smtp):
+    playing.create_game("tigris", PLAYERS, seed=5)
+    mailer.send_due()
+    assert smtp.inbox.messages
+    for message in smtp.inbox.messages:
+        assert message["Reply-To"] is None
+        assert message["Auto-Submitted"] == "auto-generated"
+        assert "answer this mail" not in Inbox.text(message)
+    assert ReplyAddress.select().count() == 0
+
+
+def test_each_turn_mail_has_its_own_reply_address_and_only_its_hash_is_kept(replying, smtp):
+    game, _ = playing.create_game("assyria", PLAYERS, seed=2)
+    mailer.send_due()
+    seat = seat_to_act(game)
+    [mail] = turn_mails(smtp, email_of(seat))
+    assert mail["Auto-Submitted"] == "auto-generated"
+    reply_id = REPLY_TO.match(mail["Reply-To"]).group(1)
+    assert len(reply_id) * 5 >= 96
+    text = Inbox.text(mail)
+    assert "answer this mail" in text and "Your codes now:" in text     # few: all listed
+    assert reply_id not in text
+    kept = [row.id_hash for row in ReplyAddress.select()]
+    assert replies.hash_id(reply_id) in kept and reply_id not in kept
+    for row in Outbox.select():
+        assert reply_id not in (row.body_text + row.body_html + str(row.context))
+
+
+def test_hundreds_of_codes_are_shown_by_their_pattern_with_examples(replying, smtp):
+    game, _ = playing.create_game("tigris", PLAYERS, seed=5)
+    mailer.send_due()
+    [mail] = turn_mails(smtp, email_of(seat_to_act(game)))
+    text = Inbox.text(mail)
+    assert "Your codes now:" not in text
+    found = re.search(r"You have (\d+) codes now, such as: (.*)", text)
+    assert int(found.group(1)) > 300
+    examples = found.group(2).split(" | ")
+    assert "pass" in examples and any(re.fullmatch(r"red [A-P]\d+", e) for e in examples)
+
+
+# -- playing by reply --------------------------------------------------------------------------------
+
+def test_a_reply_from_a_mail_client_plays_a_whole_turn_and_says_something(replying, smtp):
+    game, _ = playing.create_game("tigris", PLAYERS, seed=5)
+    mailer.send_due()
+    seat = seat_to_act(game)
+    [mail] = turn_mails(smtp, email_of(seat))
+    rules = store.rules_of(game)
+    state = store.state_of(store.get_game(game.id))
+    planned = []
+    for _ in range(2):               # a Tigris turn: two actions, each legal after the one before
+        actions = [a for a in rules.legal_actions(state, seat) if a["type"] == "place_tile"]
+        codes = codes_of(rules, rules.view(state, seat), rules.legal_actions(state, seat))
+        action = actions[0]
+        planned.append(codes[rules.legal_actions(state, seat).index(action)])
+        state = rules.apply(state, seat, action)
+    lines = [planned[0].upper(), "say: hello table", "  " + planned[1].replace(" ", "   ")]
+    before = events(game)
+    assert inbound.receive(client_reply(mail, lines).as_bytes()) == "played"
+    game = store.get_game(game.id)
+    assert events(game) >= before + 2
+    assert seat not in store.rules_of(game).to_act(store.state_of(game))
+    assert [m.text for m in Message.select()] == ["hello table"]
+    assert store.state_of(game) == store.state_of(game) and game.seq >= 2
+
+
+def test_an_html_only_reply_is_read_through_its_text(replying, smtp):
+    game, _ = playing.create_game("assyria", PLAYERS, seed=2)
+    mailer.send_due()
+    seat = seat_to_act(game)
+    [mail] = turn_mails(smtp, email_of(seat))
+    code = re.search(r"Your codes now: ([^|\n]+)", Inbox.text(mail)).group(1).strip()
+    before = events(game)
+    assert inbound.receive(client_reply(mail, [code], html_only=True).as_bytes()) == "played"
+    assert events(game) > before
+
+
+def plain_reply(to, sender, lines):
+    """A short text reply (the whole-game tests: what matters is each reply's codes)."""
+    reply = EmailMessage()
+    reply["From"], reply["To"], reply["Subject"] = sender, to, "Re: [pbem]"
+    reply["Message-ID"] = make_msgid(domain="example.org")
+    reply.set_content("\n".join(lines) + "\n\nOn Tuesday pbem wrote:\n> Your turn\n")
+    return reply.as_bytes()
+
+
+def plan(rules, state, seat, rng, most=6):
+    """Random legal codes for `seat`, each legal after the ones before, while the engine keeps
+    the seat on (as the server will: its forced moves are played for it)."""
+    lines = []
+    while seat in rules.to_act(state) and len(lines) < most:
+        actions = rules.legal_actions(state, seat)
+        picks = [i for i, a in enumerate(actions) if a["type"] not in ("pass", "standing")]
+        index = rng.choice(picks or range(len(actions)))
+        lines.append(codes_of(rules, rules.view(state, seat), actions)[index])
+        state = rules.apply(state, seat, actions[index])
+    return lines
+
+
+def play_by_replies(app, game, rng, max_replies):
+    """Answer the newest turn mail of whoever is asked with random legal codes until the game
+    is over. The mails are not rendered (the fast way): each reply goes to the Reply-To the
+    mailer gives the newest turn mail's row."""
+    app.extensions[outbox.RENDERER] = lambda ids: None
+    rules = store.rules_of(game)
+    for answered in range(max_replies):
+        game = store.get_game(game.id)
+        state = store.state_of(game)
+        if rules.result(state) is not None:
+            return game, answered
+        seat = rules.to_act(state)[0]
+        row = (Outbox.select().where(Outbox.game == game.id, Outbox.seat == seat,
+                                     Outbox.template == "turn")
+               .order_by(Outbox.id.desc()).first())
+        lines = plan(rules, state, seat, rng)
+        outcome = inbound.receive(plain_reply(mailer._reply_to(row), email_of(seat), lines))
+        assert outcome == "played", (lines, outcome)
+    raise AssertionError(f"the game is not over after {max_replies} replies")
+
+
+@pytest.mark.parametrize("name,seed", [("assyria", 1), ("tigris", 1), ("tigris_cards", 36)])
+def test_whole_games_are_played_by_replies_alone(replying, name, seed):
+    game, _ = playing.create_game(name, PLAYERS, seed=seed)
+    game, answered = play_by_replies(replying, game, random.Random(seed), 2000)
+    assert store.rules_of(game).result(store.state_of(game)) is not None
+    assert answered > 20
+    assert InboundMail.select().count() == answered
+    assert store.verify(game) == []

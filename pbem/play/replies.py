@@ -1,0 +1,236 @@
+"""Moves by answering the turn mail: each turn mail's reply address, and a reply's use case.
+
+With PBEM_REPLY_ADDRESS=turns@example.org every turn mail (and reminder) says
+Reply-To: turns+<id>@example.org. The id is made from the mail's turn link with the secret key
+(`reply_id`: 130 bits, lowercase letters and digits), so the outbox keeps nothing more than it
+kept before, and only the id's hash is stored (`ReplyAddress`), bound to that link: a reply
+works while the link works, and a newer mail (a newer link) replaces it.
+
+`handle` takes a reply parsed by pbem/mail/inbound.py: its lines are codes (one per line,
+played in order, each legal at its point, so that one reply can make a whole turn) and
+`say: TEXT` lines (table talk). Every move goes through `moves.act` with the seq check; either
+the whole reply is played, or nothing is written and the seat gets one answer saying why.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass, field
+
+import peewee as pw
+from flask import current_app
+
+from ..db.models import InboundMail, Link, ReplyAddress, Seat, db, utcnow
+from ..errors import Refusal
+from ..games import IllegalAction
+from ..games.codes import codes_of, match, normal
+from ..log import store
+from . import links, moves, outbox, talk
+
+REPLY_SALT = b"pbem.reply-id.v1:"
+ID_LENGTH = 26                        # base32 characters: 130 bits
+REPLY_ID = re.compile(r"^[a-z2-7]{%d}$" % ID_LENGTH)
+SAY = re.compile(r"^say\s*:\s*(.*)$", re.IGNORECASE | re.DOTALL)
+MAX_LINES = 20                        # codes and messages one reply may carry
+
+
+def enabled() -> bool:
+    return bool(current_app.config.get("REPLY_ADDRESS"))
+
+
+def reply_id(secret_key: str, token: str) -> str:
+    """The reply id of the mail that carries turn link `token`."""
+    digest = hmac.new(secret_key.encode(), REPLY_SALT + token.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:ID_LENGTH]
+
+
+def hash_id(reply: str) -> str:
+    return hashlib.sha256(reply.encode()).hexdigest()
+
+
+def address_of(reply: str) -> str:
+    """turns+<id>@example.org for PBEM_REPLY_ADDRESS turns@example.org."""
+    local, _sep, domain = current_app.config["REPLY_ADDRESS"].rpartition("@")
+    return f"{local}+{reply}@{domain}"
+
+
+def reply_to(token: str) -> str | None:
+    """The Reply-To of a turn mail carrying `token` (None when replies are off)."""
+    if not enabled() or not token:
+        return None
+    return address_of(reply_id(current_app.config["SECRET_KEY"], token))
+
+
+def id_in(address: str) -> str | None:
+    """The reply id in an address turns+<id>@domain of our reply address, else None."""
+    if not enabled() or not isinstance(address, str):
+        return None
+    local, _sep, domain = current_app.config["REPLY_ADDRESS"].lower().rpartition("@")
+    found_local, _sep, found_domain = address.strip().lower().rpartition("@")
+    base, plus, reply = found_local.partition("+")
+    if not plus or base != local or found_domain != domain or not REPLY_ID.match(reply):
+        return None
+    return reply
+
+
+def bind(link_id: int, token: str) -> None:
+    """Keep the hash of the reply id of the mail carrying `token` (inside the caller's
+    transaction); nothing when replies are off."""
+    if enabled():
+        ReplyAddress.create(id_hash=hash_id(reply_id(current_app.config["SECRET_KEY"], token)),
+                            link=link_id)
+
+
+# -- a reply ----------------------------------------------------------------------------------------
+
+@dataclass
+class Reply:
+    """What the mail layer read from one message."""
+    key: str                          # its Message-ID (or a digest of the whole message)
+    sender: str                       # the From address
+    reply_ids: list[str]              # the reply ids of the addresses it was sent to
+    lines: list[str] = field(default_factory=list)   # the new lines above quote and signature
+    automatic: str = ""               # why it is an auto-reply or a bounce ("" when it is not)
+    authenticated: bool = True        # dkim=pass or spf=pass from the trusted authserv-id
+
+
+class Answer(Refusal):
+    """A reply that is not played: `what` says why (unknown, illegal, turn_over, stale,
+    nothing, talk), `line` the line concerned."""
+
+    def __init__(self, what: str, line: str = "", detail: str = ""):
+        super().__init__(f"{what}: {line} {detail}".strip(), 422)
+        self.what, self.line, self.detail = what, line, detail
+
+
+def handle(reply: Reply) -> str:
+    """Play or answer one reply; the outcome in a word: played, answered, duplicate, or
+    ignored: <why> (nothing written, nothing sent)."""
+    if reply.automatic:
+        return f"ignored: {reply.automatic}"
+    bound = _bound(reply.reply_ids)
+    if bound is None:
+        return "ignored: not a reply address of a turn mail"
+    link = bound.link
+    seat = Seat.get_or_none(Seat.game == link.game_id, Seat.index == link.seat)
+    if seat is None or seat.email.strip().lower() != reply.sender.strip().lower():
+        return "ignored: the sender is not the seat's address"
+    if not reply.authenticated:
+        return "ignored: the sender is not authenticated"
+    key = hashlib.sha256(reply.key.encode("utf-8", "replace")).hexdigest()
+    if InboundMail.select().where(InboundMail.key_hash == key).exists():
+        return "duplicate"
+    try:
+        with outbox.transaction():
+            if not _first_time(key, "played"):
+                return "duplicate"
+            _play(link, reply.lines)
+        return "played"
+    except Answer as answer:
+        return _answer(key, link, seat, answer)
+    except store.StaleSeq:
+        return _answer(key, link, seat, Answer("stale", detail="played"))
+    except Refusal as exc:               # the game is gone, its rules are not on this server
+        return f"ignored: {exc}"
+
+
+def _bound(reply_ids: list[str]) -> ReplyAddress | None:
+    for reply in reply_ids:
+        found = (ReplyAddress.select(ReplyAddress, Link).join(Link)
+                 .where(ReplyAddress.id_hash == hash_id(reply)).first())
+        if found is not None:
+            return found
+    return None
+
+
+def _first_time(key: str, outcome: str) -> bool:
+    """Record the reply's key in this transaction; False when it was recorded already (the
+    unique key decides between two deliveries of one message at once)."""
+    try:
+        with db.atomic():
+            InboundMail.create(key_hash=key, outcome=outcome)
+    except pw.IntegrityError:
+        return False
+    return True
+
+
+def _play(link: Link, lines: list[str]) -> None:
+    """Every line in order, in the caller's transaction; Answer on the first that cannot be."""
+    game = store.locked_game(link.game_id)
+    _check_live(link, game)
+    if not lines:
+        raise Answer("nothing")
+    if len(lines) > MAX_LINES:
+        raise Answer("unknown", lines[MAX_LINES], f"at most {MAX_LINES} lines")
+    played_for_you: list[str] = []     # codes of this seat's moves the server played at once
+    for line in lines:
+        said = SAY.match(line)
+        if said:
+            try:
+                talk.post(link.game_id, link.seat, said.group(1))
+            except talk.TalkError as exc:
+                raise Answer("talk", line, str(exc)) from None
+            continue
+        game = store.get_game(link.game_id)
+        rules = store.rules_of(game)
+        state = rules.load(game.state)
+        asked = link.seat in rules.to_act(state)
+        actions = rules.legal_actions(state, link.seat) if asked else []
+        codes = codes_of(rules, rules.view(state, link.seat), actions)
+        index = match(codes, line)
+        if index is None and normal(line) in played_for_you:
+            played_for_you.remove(normal(line))   # the player wrote a move that was forced
+            continue
+        if not asked:
+            raise Answer("turn_over", line)
+        if index is None:
+            raise Answer("illegal" if _any_code(codes, line) else "unknown", line)
+        try:
+            applied = moves.act(game.id, link.seat, actions[index], game.seq, link_id=link.id)
+        except links.LinkError:
+            raise Answer("turn_over", line) from None
+        except IllegalAction as exc:
+            raise Answer("illegal", line, str(exc)) from None
+        played_for_you += _forced_codes(rules, applied.events, link.seat)
+
+
+def _forced_codes(rules, events, seat: int) -> list[str]:
+    """The codes of the seat's own moves that the server played at once after its action
+    (its only choice): a reply that names them too is still right. Only for a game whose codes
+    name the action itself (its own `codes`), not its place in a list."""
+    if getattr(rules, "codes", None) is None:
+        return []
+    forced = [e.action for e in events[1:] if e.seat == seat and e.automatic]
+    return [normal(code) for code in codes_of(rules, {}, forced)] if forced else []
+
+
+def _any_code(codes: list[str], line: str) -> bool:
+    """Whether `line` looks like a code of this position (its first word begins one): then it
+    is "not legal now" rather than "not understood"."""
+    word = line.split()[0].lower() if line.split() else ""
+    return any(code.split()[0].lower() == word for code in codes if code.split())
+
+
+def _check_live(link: Link, game) -> None:
+    """The mail's link must still work: else the answer says the move was made or a newer
+    mail was sent."""
+    fresh = Link.get_by_id(link.id)
+    if fresh.spent_at is not None:
+        raise Answer("stale", detail=fresh.spent_reason or "played")
+    if fresh.expires_at <= utcnow():
+        raise Answer("stale", detail="expired")
+
+
+def _answer(key: str, link: Link, seat: Seat, answer: Answer) -> str:
+    """One answer to the seat's own address (rate-limited like all mail: the outbox's quota),
+    recorded with the reply's key so that the same message is never answered twice."""
+    with outbox.transaction():
+        if not _first_time(key, "answered"):
+            return "duplicate"
+        game = store.get_game(link.game_id)
+        outbox.queue(game, seat.index, "reply", seat.email, "reply", seat.language,
+                     what=answer.what, line=answer.line[:200], detail=answer.detail[:300],
+                     seq=game.seq)
+    return "answered"
