@@ -230,3 +230,148 @@ def test_whole_games_are_played_by_replies_alone(replying, name, seed):
     assert answered > 20
     assert InboundMail.select().count() == answered
     assert store.verify(game) == []
+
+
+# -- refusals ------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def asked(replying, smtp):
+    """An Assyria game (few codes: the mail lists them) and the turn mail of the seat asked."""
+    game, _ = playing.create_game("assyria", PLAYERS, seed=2)
+    mailer.send_due()
+    seat = seat_to_act(game)
+    mail = newest_turn_mail(smtp, email_of(seat))
+    codes = [c.strip() for c in
+             re.search(r"Your codes now: (.*)", Inbox.text(mail)).group(1).split(" | ")]
+    return game, seat, mail, codes
+
+
+def answers(smtp, address):
+    mailer.send_due()
+    return [m for m in smtp.inbox.to(address) if "Nothing of your answer was played"
+            in Inbox.text(m)]
+
+
+def nothing_written(game, before):
+    return events(game) == before and Message.select().count() == 0
+
+
+def test_a_reply_from_another_address_writes_and_sends_nothing(asked, smtp):
+    game, seat, mail, codes = asked
+    before, mails = events(game), len(smtp.inbox.messages)
+    reply = client_reply(mail, [codes[0]], sender="Mallory <mallory@example.net>")
+    assert inbound.receive(reply.as_bytes()).startswith("ignored: the sender")
+    mailer.send_due()
+    assert nothing_written(game, before) and len(smtp.inbox.messages) == mails
+    assert InboundMail.select().count() == 0 and Outbox.select().where(
+        Outbox.template == "reply").count() == 0
+
+
+def test_the_sender_address_matches_whatever_its_case(asked, smtp):
+    game, seat, mail, codes = asked
+    sender = f"Player <{email_of(seat).upper()}>"
+    assert inbound.receive(client_reply(mail, [codes[0]], sender=sender).as_bytes()) == "played"
+
+
+@pytest.mark.parametrize("lines,what", [
+    (["dance the tango"], "This line of your answer was not understood: dance the tango"),
+    (["start 9,9"], "This move is not possible now: start 9,9"),
+    ([0, "hut 2,2"], "Your turn was over before this line of your answer: hut 2,2")])
+def test_an_unknown_or_illegal_code_writes_nothing_and_is_answered_once(asked, smtp, lines, what):
+    game, seat, mail, codes = asked
+    before = events(game)
+    lines = [codes[line] if isinstance(line, int) else line for line in lines]
+    reply = client_reply(mail, lines)          # a first code that is fine is not played either
+    assert inbound.receive(reply.as_bytes()) == "answered"
+    assert inbound.receive(reply.as_bytes()) == "duplicate"
+    assert nothing_written(game, before)
+    [answer] = answers(smtp, email_of(seat))
+    text = Inbox.text(answer)
+    assert what in text and "Your codes now:" in text and codes[0] in text
+    assert answer["Auto-Submitted"] == "auto-generated" and answer["Reply-To"] is None
+
+
+def test_a_reply_to_a_spent_mail_is_answered_that_the_move_was_made(asked, smtp):
+    game, seat, mail, codes = asked
+    assert inbound.receive(client_reply(mail, [codes[0]]).as_bytes()) == "played"
+    before = events(game)
+    again = client_reply(mail, [codes[1]])          # the same mail, answered a second time
+    assert inbound.receive(again.as_bytes()) == "answered"
+    assert events(game) == before
+    [answer] = answers(smtp, email_of(seat))
+    assert ("a newer one has been sent" in Inbox.text(answer)
+            or "the move was already made" in Inbox.text(answer))
+
+
+def test_a_reply_to_an_older_mail_says_a_newer_one_was_sent(asked, smtp, replying):
+    game, seat, mail, codes = asked
+    from pbem.play import announce
+    with outbox.transaction():
+        announce.turn_mail(store.get_game(game.id), store.seats_of(game)[seat], kind="link")
+    before = events(game)
+    assert inbound.receive(client_reply(mail, [codes[0]]).as_bytes()) == "answered"
+    assert events(game) == before
+    [answer] = answers(smtp, email_of(seat))
+    assert "a newer one has been sent" in Inbox.text(answer)
+    newest = newest_turn_mail(smtp, email_of(seat))
+    assert newest["Reply-To"] != mail["Reply-To"]
+    assert inbound.receive(client_reply(newest, [codes[0]]).as_bytes()) == "played"
+
+
+def test_the_same_message_id_is_applied_once(asked, smtp):
+    game, seat, mail, codes = asked
+    reply = client_reply(mail, [codes[0]])
+    assert inbound.receive(reply.as_bytes()) == "played"
+    after = events(game)
+    assert inbound.receive(reply.as_bytes()) == "duplicate"
+    assert events(game) == after and answers(smtp, email_of(seat)) == []
+
+
+@pytest.mark.parametrize("headers", [
+    {"Auto-Submitted": "auto-replied"}, {"Precedence": "bulk"}, {"Precedence": "junk"},
+    {"Return-Path": "<>"}, {"X-Autoreply": "yes"}])
+def test_auto_replies_are_ignored_and_never_answered(asked, smtp, headers):
+    game, seat, mail, codes = asked
+    before = events(game)
+    reply = client_reply(mail, ["I am out of the office until Monday."], **headers)
+    assert inbound.receive(reply.as_bytes()).startswith("ignored")
+    assert nothing_written(game, before) and answers(smtp, email_of(seat)) == []
+    assert InboundMail.select().count() == 0
+
+
+def test_a_bounce_from_the_mailer_daemon_is_ignored(asked, smtp):
+    game, seat, mail, codes = asked
+    before = events(game)
+    bounce = client_reply(mail, ["Delivery failed"], sender="MAILER-DAEMON@example.org")
+    assert inbound.receive(bounce.as_bytes(), envelope_sender="").startswith("ignored")
+    assert inbound.receive(client_reply(mail, [codes[0]]).as_bytes(),
+                           envelope_sender="").startswith("ignored")      # empty envelope
+    assert nothing_written(game, before) and answers(smtp, email_of(seat)) == []
+
+
+def test_a_trusted_authserv_must_vouch_for_the_senders_domain(asked, smtp, replying):
+    game, seat, mail, codes = asked
+    replying.config["REPLY_TRUSTED_AUTHSERV"] = "mx.pbem.test"
+    before = events(game)
+    forged = client_reply(mail, [codes[0]], Authentication_Results=(
+        "mx.pbem.test; dkim=pass header.d=evil.example; spf=fail smtp.mailfrom=example.org"))
+    assert inbound.receive(forged.as_bytes()) == "ignored: the sender is not authenticated"
+    elsewhere = client_reply(mail, [codes[0]], Authentication_Results=(
+        "mx.other.test; dkim=pass header.d=example.org"))
+    assert inbound.receive(elsewhere.as_bytes()) == "ignored: the sender is not authenticated"
+    assert events(game) == before
+    signed = client_reply(mail, [codes[0]], Authentication_Results=(
+        "mx.pbem.test 1; dkim=pass header.d=example.org header.s=one"))
+    assert inbound.receive(signed.as_bytes()) == "played"
+
+
+def test_reply_lines_stop_at_the_quote_the_signature_and_the_first_empty_line():
+    text = ("\n  red   F7 \nsay: good luck\n\nSent from my phone\n> quoted\n")
+    assert inbound.reply_lines(text) == ["red F7", "say: good luck"]
+    assert inbound.reply_lines("pass\nOn Tue, 1 Dec 2026, pbem <\npbem@x> wrote:\n> x") == ["pass"]
+    assert inbound.reply_lines("pass\n-- \nAnn") == ["pass"]
+    assert inbound.reply_lines("pass\n-----Original Message-----\nFrom: pbem") == ["pass"]
+    assert inbound.reply_lines("pass\n2026. dec. 1. 14:00 pbem ezt írta:\n> x") == ["pass"]
+    assert inbound.reply_lines("> only a quote") == []
+    assert inbound.html_text("<p>red F7</p><p>pass</p><blockquote>king A1</blockquote>"
+                             ).split() == ["red", "F7", "pass"]
