@@ -12,7 +12,7 @@ import re
 from contextlib import contextmanager
 
 from flask import current_app, g, has_request_context, render_template
-from flask_babel import force_locale, format_timedelta, ngettext
+from flask_babel import force_locale, format_decimal, format_timedelta, ngettext
 from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
@@ -292,7 +292,16 @@ def _max_age_days() -> int:
 def _invite(row, game, context):
     seats = _seats(game)
     return subject(game), dict(seat=seats[row.seat], names=[s.name for s in seats], host="",
-                               game_name=game_name(game.rules), own_title=_own_title(game))
+                               game_name=game_name(game.rules), own_title=_own_title(game),
+                               **clock_rules_of(game))
+
+
+def clock_rules_of(game: Game) -> dict:
+    """What the invitation and the first turn mail of a paced game say of its clock (the days
+    written in the mail's language: 2, 0.5, 0,5)."""
+    days = game.pace_days
+    return dict(pace_days=days, on_timeout=game.on_timeout, drop_after=game.drop_after,
+                pace_days_text=format_decimal(days) if days is not None else "")
 
 
 def _host(row, game, context):
@@ -321,6 +330,8 @@ def _turn(row, game, context):
         overdue=bool(in_force and in_force.deadline and in_force.held is None
                      and in_force.deadline <= utcnow()),
         warn_drop=context.get("warn_drop", False),
+        clock_rules=bool(context.get("clock_rules")),      # the seat's first turn mail
+        **clock_rules_of(game),
         dropped=context.get("dropped", False), presenter=presenter,
         happened=since_last_turn(game, seat, since, seq, names),
         messages=talk.mailed_between(game, seat.index, context.get("talk"), names),
@@ -382,6 +393,8 @@ def _host_notice(row, game, context):
         said = _("%(name)s now plays by default moves", name=seat.name)
     elif context["what"] == "nobody":
         said = _("nobody is playing; resume when someone is back")
+    elif context["what"] == "optout":
+        said = _("%(name)s, who is to move, stopped all mail", name=seat.name)
     else:
         said = _("%(name)s missed a deadline", name=seat.name)
     return f"[pbem] {title_of(game)}: {said}", dict(

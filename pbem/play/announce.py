@@ -64,8 +64,12 @@ def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None) -> str | Non
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     if replies.enabled():           # the mail's Reply-To, bound to this link
         replies.bind(links.newest(game.id, seat.index).id, token)
+    first = kind == "turn" and game.pace_days is not None and not (
+        Outbox.select().where(Outbox.game == game, Outbox.seat == seat.index,
+                              Outbox.template == "turn").exists())
     outbox.queue(game, seat.index, kind, seat.email, "turn", seat.language,
                  token=token, seq=game.seq, since=seat.seen_seq, dropped=bool(seat.dropped),
+                 clock_rules=first,
                  warn_drop=one_miss_from_drop(game, seat), talk=talk.mark_mailed(game, seat))
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     seat.seen_seq = game.seq
@@ -98,6 +102,17 @@ def mail_waiting_games(address: str) -> int:
         if seat.index in rules.to_act(rules.load(game.state)):
             mailed += turn_mail(game, Seat.get_by_id(seat.id)) is not None
     return mailed
+
+
+def opted_out(address: str) -> None:
+    """`address` stopped all mail: the host of each game in which it is to act is told."""
+    for seat in home.seats_of(address):
+        game = seat.game
+        if game.status != "running" or not game.host_email:
+            continue
+        rules = store.rules_of(game)
+        if seat.index in rules.to_act(rules.load(game.state)):
+            host_notice(game, seat, "optout")
 
 
 def one_miss_from_drop(game: Game, seat: Seat) -> bool:
