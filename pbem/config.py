@@ -35,7 +35,9 @@ DEFAULTS = {
     "MAIL_TIMEOUT": 20,                   # seconds; flask-mail has no timeout of its own
     "LINK_MAX_AGE": 30 * 24 * 3600,       # seconds a turn link stays valid
     "HOST_LINK_MAX_AGE": 2 * 365 * 24 * 3600,
-    "HOME_LINK_MAX_AGE": 180 * 24 * 3600,  # seconds a player's home link stays valid
+    "HOME_LINK_MAX_AGE": 30 * 24 * 3600,  # seconds a player's home link stays valid (each mail
+                                          # carries a fresh one)
+    "OPTOUT_LINK_MAX_AGE": 90 * 24 * 3600,  # seconds a mail's opt-out link works
     "RENEW_INTERVAL": 300,                # seconds between two fresh links on request
     "MAIL_CATCHER_DIR": None,             # development: where the local catcher keeps mail
     # Who may start a game on /new, and how often (issue 9: /new must not be a mail relay).

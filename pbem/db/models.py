@@ -168,6 +168,11 @@ class Link(BaseModel):
     expires_at = pw.DateTimeField()
     spent_at = pw.DateTimeField(null=True)
     spent_reason = pw.CharField(max_length=20, default="")  # played | turn_over | replaced | revoked
+    spent_seq = pw.IntegerField(null=True)  # the game's seq when it was spent: what it last saw
+    # who or what spent it: played by the seat (you), a move played for it (timeout, host,
+    # dropped), a newer link (renew, resend, play now, digest, revoke) -- see pbem/play/links.py
+    spent_by = pw.CharField(max_length=20, default="")
+    source = pw.CharField(max_length=20, default="")   # where it came from: links.SOURCES
 
     class Meta:
         indexes = ((("game", "seat", "spent_at"), False),)
@@ -296,5 +301,17 @@ class InboundMail(BaseModel):
         table_name = "inbound_mail"
 
 
+class HomeKey(BaseModel):
+    """The generation of an address's home links (pbem/play/home.py): a home link names the
+    generation it was issued in and works only while that is the address's current one, so
+    "send me a new link" and the host's revoke stop every older home link."""
+    email = pw.CharField(max_length=254, unique=True)   # lower case
+    generation = pw.IntegerField(default=0)
+    renewed_at = pw.DateTimeField(null=True)
+
+    class Meta:
+        table_name = "home_key"
+
+
 MODELS = [Game, Seat, Event, Checkpoint, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
-          PlayerSettings, Webhook, ReplyAddress, InboundMail]
+          PlayerSettings, Webhook, ReplyAddress, InboundMail, HomeKey]

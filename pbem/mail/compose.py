@@ -59,8 +59,11 @@ def replay_url(token: str) -> str:
     return absolute(f"/replay/{token}")
 
 
-def optout_url(recipient: str) -> str:
-    return absolute("/optout/" + optout.token(current_app.config["SECRET_KEY"], recipient))
+def optout_url(recipient: str, row: Outbox | None = None) -> str:
+    """The opt-out link of mail `row` (the same in its body and its List-Unsubscribe header)."""
+    return absolute("/optout/" + optout.token(
+        current_app.config["SECRET_KEY"], recipient, row.id if row is not None else None,
+        row.created_at if row is not None else None))
 
 
 def subject(game: Game) -> str:
@@ -211,7 +214,7 @@ def render(row: Outbox) -> Outbox:
             text = html = values["sentence"]
         else:
             values.update(game=game, base_url=current_app.config["BASE_URL"],
-                          optout_link=optout_url(row.recipient),
+                          optout_link=optout_url(row.recipient, row),
                           home_link=home_url(row.recipient))
             values.setdefault("game_link", game_url(game) if game is not None else None)
             text = render_template(f"emails/{row.template}.txt", **values)

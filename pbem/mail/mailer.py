@@ -169,7 +169,7 @@ def _reply_to(row: Outbox) -> str | None:
 
 
 def _message(row: Outbox) -> Message:
-    unsubscribe = compose.optout_url(row.recipient)
+    unsubscribe = compose.optout_url(row.recipient, row)
     message = Message(subject=row.subject, recipients=[row.recipient], body=row.body_text,
                       html=row.body_html, sender=current_app.config["MAIL_SENDER"],
                       reply_to=_reply_to(row),

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from flask import current_app
 
-from ..db.models import Link, Seat
+from ..db.models import Link, Seat, utcnow
 from ..log import store
-from . import announce, home, limits, links, outbox
+from . import announce, home, limits, links, optout, outbox
 from .limits import Refused
 
 
@@ -21,8 +21,9 @@ def renew(link: Link) -> None:
                                             through=link)
         if refusal is not None:
             raise refusal
-        announce.turn_mail(game, Seat.get(Seat.game == game, Seat.index == link.seat),
-                           kind="link")
+        with links.issued_by("renew"):
+            announce.turn_mail(game, Seat.get(Seat.game == game, Seat.index == link.seat),
+                               kind="link")
 
 
 def resend(game_id: int, seat: int) -> None:
@@ -37,7 +38,9 @@ def resend(game_id: int, seat: int) -> None:
         refusal = limits.fresh_link_refusal(game, seat, to_act)
         if refusal is not None:
             raise refusal
-        announce.turn_mail(game, Seat.get(Seat.game == game, Seat.index == seat), kind="link")
+        with links.issued_by("resend"):
+            announce.turn_mail(game, Seat.get(Seat.game == game, Seat.index == seat),
+                               kind="link")
 
 
 def play_now(game_id: int, seat: int) -> str | None:
@@ -49,7 +52,8 @@ def play_now(game_id: int, seat: int) -> str | None:
         rules = store.rules_of(game)
         if game.status != "running" or seat not in rules.to_act(rules.load(game.state)):
             return None
-        return links.issue(config["SECRET_KEY"], game, seat, config["LINK_MAX_AGE"])
+        return links.issue(config["SECRET_KEY"], game, seat, config["LINK_MAX_AGE"],
+                           source="play_now")
 
 
 def home_link(address: str, language: str) -> None:
@@ -60,10 +64,40 @@ def home_link(address: str, language: str) -> None:
             announce.home_link(address, language)
 
 
-def revoke(game, seat: int) -> None:
-    """The host stops the seat's links."""
+def new_home_link(address: str, language: str) -> bool:
+    """"Send me a new link; old ones stop": every home link of the address issued so far stops
+    (410) and a fresh one is mailed to the address itself, never shown (whoever pressed it may
+    hold a forwarded mail). At most once per PBEM_RENEW_INTERVAL: a second press within it
+    changes nothing (False), so the link mailed at the first stays the one that works."""
     with outbox.transaction():
-        links.spend(game, [seat], "revoked")
+        if not home.renew_generation(address, unless_since=utcnow() - limits.interval()):
+            return False
+        announce.home_link(address, language)
+        return True
 
 
-__all__ = ["Refused", "home_link", "play_now", "renew", "resend", "revoke"]
+def revoke(game, seat: int) -> str:
+    """The host stops the seat's links: every turn link of the seat is spent, every home link
+    of its address stops, and fresh ones go to the seat's address (a turn mail with a new link
+    when the seat is to act, else a mail with the new home link; each mail's footer carries the
+    new home link). What was mailed: "turn", "home" or "" (an address that opted out)."""
+    with outbox.transaction():
+        game = store.locked_game(game.id)
+        row = Seat.get_or_none(Seat.game == game, Seat.index == seat)
+        if row is None:
+            return ""
+        links.spend(game, [seat], "revoked", by="host")
+        if row.email:
+            home.renew_generation(row.email)
+        if optout.is_opted_out(row.email):
+            return ""
+        to_act = store.rules_of(game).to_act(store.state_of(game))
+        if game.status == "running" and seat in to_act and not row.dropped:
+            with links.issued_by("revoke"):
+                announce.turn_mail(game, row, kind="link")
+            return "turn"
+        announce.home_link(row.email, row.language)
+        return "home"
+
+
+__all__ = ["Refused", "home_link", "new_home_link", "play_now", "renew", "resend", "revoke"]

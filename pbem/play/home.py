@@ -1,8 +1,11 @@
 """A player's home: one signed link per email address opens every game of that address.
 
-The link signs the (normalised) address with a salt of its own; it is mailed in the footer of
-every mail and on request at /me, whose answer never says whether an address has games. The
-address's settings (language, mail per decision or one digest a day) live in `PlayerSettings`.
+The link signs the (normalised) address and the address's home-link generation (`HomeKey`) with
+a salt of its own; it is mailed in the footer of every mail (so each mail renews it: it lives
+PBEM_HOME_LINK_MAX_AGE, 30 days, from the mail that carried it) and on request at /me, whose
+answer never says whether an address has games. "Send me a new link" on the home page and the
+host's revoke bump the generation: every older home link then answers 410. The address's
+settings (language, mail per decision or one digest a day) live in `PlayerSettings`.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from peewee import fn
 
 from . import links, outbox
 
-from ..db.models import Game, PlayerSettings, Seat, utcnow
+from ..db.models import Game, HomeKey, PlayerSettings, Seat, utcnow
 
 HOME_SALT = "pbem.home-link.v1"
 MAIL_MODES = ("each", "digest")
@@ -25,21 +28,54 @@ def normalise(address: str) -> str:
 
 # -- the home link -----------------------------------------------------------------------------
 
+def generation(address: str) -> int:
+    """The address's current home-link generation (0 until it is first renewed)."""
+    found = HomeKey.get_or_none(HomeKey.email == normalise(address))
+    return found.generation if found is not None else 0
+
+
 def issue(secret_key: str, address: str) -> str:
-    return URLSafeTimedSerializer(secret_key, salt=HOME_SALT).dumps({"e": normalise(address)})
+    """A home link of the address's current generation (links signed before generations
+    existed carry none: they count as generation 0)."""
+    address = normalise(address)
+    return URLSafeTimedSerializer(secret_key, salt=HOME_SALT).dumps(
+        {"e": address, "v": generation(address)})
+
+
+def renew_generation(address: str, unless_since: dt.datetime | None = None) -> bool:
+    """Stop every home link of `address` issued so far (inside the caller's transaction);
+    with `unless_since`, only when the generation was not renewed after that moment (then
+    False: the link mailed at that renewal is the current one). Each is one conditional
+    statement, so of parallel renews within the interval exactly one wins."""
+    address = normalise(address)
+    now = utcnow()
+    # the row first (generation 0 is what an address without one has), then one update
+    HomeKey.insert(email=address, generation=0).on_conflict_ignore().execute()
+    query = HomeKey.update(generation=HomeKey.generation + 1, renewed_at=now) \
+        .where(HomeKey.email == address)
+    if unless_since is not None:
+        query = query.where(HomeKey.renewed_at.is_null() | (HomeKey.renewed_at <= unless_since))
+    return query.execute() == 1
 
 
 def check(secret_key: str, token: str, max_age: int) -> str:
-    """The address behind a home token, or LinkError (403 tampered, 410 expired)."""
+    """The address behind a home token, or LinkError (403 tampered, 410 expired or stopped by
+    a newer generation)."""
     try:
         data = URLSafeTimedSerializer(secret_key, salt=HOME_SALT).loads(token, max_age=max_age)
     except SignatureExpired:
-        raise links.LinkError(410, "expired", "This home link has expired: ask for a fresh "
-                                              "one at /me.") from None
+        raise links.LinkError(410, "home_expired", "This home link has expired: ask for a "
+                                                   "fresh one at /me.") from None
     except BadSignature:
         raise links.LinkError(403, "tampered", "This home link is not valid.") from None
     if not isinstance(data, dict) or not isinstance(data.get("e"), str) or "@" not in data["e"]:
         raise links.LinkError(403, "tampered", "This home link is not valid.")
+    version = data.get("v", 0)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise links.LinkError(403, "tampered", "This home link is not valid.")
+    if version != generation(data["e"]):
+        raise links.LinkError(410, "home_renewed", "This home link was replaced by a newer one: "
+                                                   "open the latest mail, or ask at /me.")
     return data["e"]
 
 

@@ -51,10 +51,13 @@ def fresh_link_refusal(game, seat: int, to_act: list[int], through: Link | None 
         return Refused(409, _("It is not this seat's turn: there is nothing to do."))
     since = utcnow() - interval()
     if through is not None:
-        if not links.is_newest(through):
+        latest = links.newest(through.game_id, through.seat)
+        if latest is not None and latest.id != through.id and latest.source != "play_now":
             return Refused(410, _("A newer link has been emailed for this seat: use the latest "
                                   "email."))
-        if through.created_at > since:
+        # (a newer link opened on the home page was never mailed: any older link may ask)
+        if latest is not None and latest.id == through.id and through.spent_at is None \
+                and through.created_at > since:     # the live one in their inbox
             return Refused(429, _("A link was emailed a few minutes ago: please look for it in "
                                   "your inbox."))
     if _mailed_on_request("link", since, game=game.id, seat=seat):

@@ -8,12 +8,14 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from ..errors import Refusal
-from ..db.models import Game, Link, Prepared, utcnow
+from ..db.models import Event, Game, Link, Prepared, Seat, utcnow
 
 TURN_SALT = "pbem.turn-link.v1"
 HOST_SALT = "pbem.host-link.v1"
@@ -43,25 +45,69 @@ def _serializer(secret_key: str, salt: str) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(secret_key, salt=salt)
 
 
-def issue(secret_key: str, game: Game, seat: int, max_age: int) -> str:
-    """A fresh link for `seat`: spends that seat's older links (inside the caller's transaction)."""
+# Where a newer link comes from, kept on the links it replaces (`spent_by`), so that their
+# pages say what happened: "mail" (a turn mail, a reminder, the digest), "renew" (the player
+# asked), "resend" and "revoke" (the host), "play_now" (opened on the home page: never mailed).
+SOURCES = ("mail", "renew", "resend", "revoke", "play_now")
+_source: ContextVar[str] = ContextVar("pbem_link_source", default="mail")
+
+
+@contextmanager
+def issued_by(source: str):
+    """The links issued inside say they came from `source` (one of SOURCES)."""
+    token = _source.set(source)
+    try:
+        yield
+    finally:
+        _source.reset(token)
+
+
+def issue(secret_key: str, game: Game, seat: int, max_age: int, source: str | None = None) -> str:
+    """A fresh link for `seat`: spends that seat's older links (inside the caller's transaction),
+    noting where the newer one came from (`source`, else the one `issued_by` set)."""
     now = utcnow()
-    (Link.update(spent_at=now, spent_reason="replaced")
+    source = source or _source.get()
+    (Link.update(spent_at=now, spent_reason="replaced", spent_seq=game.seq, spent_by=source)
      .where(Link.game == game, Link.seat == seat, Link.spent_at.is_null())
      .execute())
     nonce = secrets.token_urlsafe(NONCE_BYTES)
     Link.create(game=game, seat=seat, turn_seq=game.seq, nonce_hash=hash_nonce(nonce),
-                created_at=now, expires_at=now + dt.timedelta(seconds=max_age))
+                created_at=now, expires_at=now + dt.timedelta(seconds=max_age), source=source)
     return _serializer(secret_key, TURN_SALT).dumps({"g": game.id, "s": seat, "n": nonce})
 
 
-def spend(game: Game, seats, reason: str) -> None:
-    """Spend the live links of `seats` (their turn is over)."""
+def spend(game: Game, seats, reason: str, by: str = "") -> None:
+    """Spend the live links of `seats` (their turn is over, or the host revoked them), noting
+    the move they last saw and, for a turn that ended, who made its last move (`how_ended`)."""
     seats = list(seats)
-    if seats:
-        (Link.update(spent_at=utcnow(), spent_reason=reason)
-         .where(Link.game == game, Link.seat.in_(seats), Link.spent_at.is_null())
-         .execute())
+    now = utcnow()
+    for seat in seats:
+        live = (Link.select(Link.id, Link.turn_seq)
+                .where(Link.game == game, Link.seat == seat, Link.spent_at.is_null()))
+        for link in live:
+            (Link.update(spent_at=now, spent_reason=reason, spent_seq=game.seq,
+                         spent_by=by or (how_ended(game, seat, link.turn_seq)
+                                         if reason in ("played", "turn_over") else ""))
+             .where(Link.id == link.id, Link.spent_at.is_null()).execute())
+
+
+def how_ended(game: Game, seat: int, since_seq: int) -> str:
+    """Who made the seat's last move after `since_seq`, in the caller's transaction: "you" (its
+    player), "default" (its default at the deadline), "host" (a default the host chose: the
+    game waits for the host at a deadline), "dropped" (played at once: the seat is dropped or
+    handed over), "forced" (its only move, played by the server) or "" (no move of its own:
+    another player's move ended its turn, or the game ended)."""
+    event = (Event.select(Event.automatic, Event.timeout)
+             .where(Event.game == game, Event.seat == seat, Event.seq > since_seq)
+             .order_by(Event.seq.desc()).first())
+    if event is None:
+        return ""
+    if event.timeout:
+        row = Seat.get_or_none(Seat.game == game, Seat.index == seat)
+        if row is not None and row.dropped:
+            return "dropped"
+        return "host" if game.on_timeout == "wait" else "default"
+    return "forced" if event.automatic else "you"
 
 
 SPENT_MESSAGES = {
@@ -77,6 +123,20 @@ class Access:
     link: Link
     game_id: int
     seat: int
+
+    @property
+    def seen_upto(self) -> int | None:
+        """The last move this link's read-only pages show: the move it was spent at (what its
+        seat saw then), or None while it is live (the game as it stands)."""
+        return seen_upto(self.link)
+
+
+def seen_upto(link: Link) -> int | None:
+    """What a link's read-only pages show: None (the game now) while it is live, else the move
+    it was spent at (links spent before that was kept show the move they were sent at)."""
+    if link.spent_at is None:
+        return None
+    return link.spent_seq if link.spent_seq is not None else link.turn_seq
 
 
 def check(secret_key: str, token: str, max_age: int) -> Access:
@@ -135,6 +195,17 @@ def check_readable(secret_key: str, token: str, max_age: int) -> Access:
         raise LinkError(410, "revoked", SPENT_MESSAGES["revoked"], link=link,
                         game_id=link.game_id, seat=link.seat)
     return Access(link=link, game_id=link.game_id, seat=link.seat)
+
+
+def check_newest(secret_key: str, token: str, max_age: int) -> Access:
+    """A link that still speaks for its seat: signed, known, not expired, not revoked, and the
+    newest the seat was sent (spent by a move is fine: a dropped seat's last link is spent by
+    the default played for it). What "I am back" asks (`/turn/<t>/back`)."""
+    access = check_readable(secret_key, token, max_age)
+    if not is_newest(access.link):
+        raise LinkError(410, "replaced", SPENT_MESSAGES["replaced"], link=access.link,
+                        game_id=access.game_id, seat=access.seat)
+    return access
 
 
 def newest(game_id: int, seat: int) -> Link | None:

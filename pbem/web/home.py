@@ -71,6 +71,7 @@ def show(token):
     address = _address(token)
     entries = [seat_view.home_entry(seat) for seat in home.seats_of(address)]
     return render_template("home.html", token=token, address=address,
+                           home_days=max(1, current_app.config["HOME_LINK_MAX_AGE"] // 86400),
                            waiting=[e for e in entries if e["your_turn"]],
                            running=[e for e in entries if e["running"] and not e["your_turn"]],
                            finished=[e for e in entries if not e["running"]],
@@ -127,6 +128,15 @@ def away(token):
     except pace.PaceError:
         abort(400, _("Write a whole number of days, from 1 to the days left."))
     return redirect(f"/me/{token}?saved=1", code=303)
+
+
+@bp.post("/me/<token>/new-link")
+def new_link(token):
+    """"Send me a new link; old ones stop": the new one goes to the address, not to this page."""
+    address = _address(token)
+    fresh.new_home_link(address, _language_of(address))
+    return render_template("renew.html", game=None, sent=False, home_renewed=True,
+                           reason=None)
 
 
 @bp.post("/me/<token>/back")

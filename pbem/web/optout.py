@@ -12,7 +12,12 @@ bp = Blueprint("optout", __name__)
 
 
 def _address(token: str) -> str:
-    email = optout.address_of(current_app.config["SECRET_KEY"], token)
+    config = current_app.config
+    try:
+        email = optout.address_of(config["SECRET_KEY"], token, config["OPTOUT_LINK_MAX_AGE"])
+    except optout.Expired:
+        abort(410, _("This opt-out link has expired: use the one in a newer mail, or the page "
+                     "of all your games (ask for its link at /me)."))
     if email is None:
         abort(404, _("This opt-out link is not valid: open it again from the mail."))
     return email

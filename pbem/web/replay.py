@@ -38,31 +38,36 @@ def spectator(game_id):
 
 @bp.get("/replay/<token>")
 def player(token):
-    game_id, seat = replay_access(token)
+    game_id, seat, upto = replay_access(token)
     game = store.find_game(game_id)
     if game is None:
         abort(404, _("There is no such game."))
     return render(game, seat=seat, base=f"/replay/{token}",
-                  talk_action=f"/turn/{token}/messages")
+                  talk_action=f"/turn/{token}/messages",
+                  upto=upto if game.status == "running" else None)
 
 
-def replay_access(token: str) -> tuple[int, int]:
-    """(game, seat) of any turn link this seat was sent, spent or not, within the link's
-    maximum age from when it was issued: it replays what that seat saw, and never acts."""
+def replay_access(token: str) -> tuple[int, int, int | None]:
+    """(game, seat, last move) of any turn link this seat was sent, spent or not, within the
+    link's maximum age from when it was issued: it replays what that seat saw, up to the move
+    the link was spent at (None: a live link, the whole game), and never acts."""
     config = current_app.config
     access = links.check_readable(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
-    return access.game_id, access.seat
+    return access.game_id, access.seat, access.seen_upto
 
 
-def _step(game) -> int:
+def _step(game, last: int) -> int:
     try:
-        return min(ascii_int(request.args.get("step", ""), high=10**10), game.seq)
+        return min(ascii_int(request.args.get("step", ""), high=10**10), last)
     except ValueError:          # absent, negative or not ASCII digits: the start
         return 0
 
 
-def render(game, seat: int | None, base: str, talk_action: str | None = None):
-    step = _step(game)
+def render(game, seat: int | None, base: str, talk_action: str | None = None,
+           upto: int | None = None):
+    """`upto`: the last step shown (an old link's replay stops where its seat's view did)."""
+    last = game.seq if upto is None else min(upto, game.seq)
+    step = _step(game, last)
     state, event = replaying.state_at(game, step)
     board = seat_view.board(game, seat, state, seq=step)
     rules, names, view = board["rules"], board["names"], board["view"]
@@ -74,11 +79,11 @@ def render(game, seat: int | None, base: str, talk_action: str | None = None):
         holdings = [(s, names[s], rules.view(state, s)) for s in range(game.players)]
     elif seat is not None:
         holdings = [(seat, names[seat], view)]
-    lo, hi = max(0, step - replaying.WINDOW), min(game.seq, step + replaying.WINDOW)
+    lo, hi = max(0, step - replaying.WINDOW), min(last, step + replaying.WINDOW)
     nearby = replaying.nearby(game, lo, hi, names, language)
-    playing = request.args.get("play") == "1" and step < game.seq
+    playing = request.args.get("play") == "1" and step < last
     return render_template(
-        "replay.html", **board, holdings=holdings, step=step, last=game.seq, event=event,
+        "replay.html", **board, holdings=holdings, step=step, last=last, event=event,
         base=base, text=fill_names(event.text(language), names) if event else "",
         nearby=nearby, over=over, playing=playing, talk_action=talk_action,
         messages=talk.listing(game, names) if talk_action else [],

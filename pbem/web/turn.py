@@ -10,6 +10,7 @@ from ..log import store
 from ..games import IllegalAction
 from ..games.base import current_language
 from .. import present
+from ..present import linkstory
 from ..present import seat as seat_view
 from ..present import results
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
@@ -25,23 +26,17 @@ def link_error(exc: links.LinkError):
 
 
 def render_link_error(exc: links.LinkError):
-    game, renewable, to_act, newer_mailed = None, False, False, None
+    """What happened to the link and what its seat can do now (pbem/present/linkstory.py)."""
+    game, told = None, None
     if exc.game_id is not None:
         game = store.find_game(exc.game_id)
-    if game is not None and exc.status == 410 and game.status == "running":
+    if game is not None and exc.status == 410:
         link = exc.link or links.find(current_app.config["SECRET_KEY"],
                                       (request.view_args or {}).get("token", ""))
         if link is not None:
-            seats = store.rules_of(game).to_act(store.state_of(game))
-            to_act = link.seat in seats
-            renewable = to_act and renew_refusal(game, link, seats) is None
-            newer_mailed = seat_view.newer_mailed(game, link)
-    dropped = game is not None and exc.status == 410 and game.status == "running" and \
-        seat_view.is_dropped(game, exc.seat)
-    return render_template("link_error.html", error=exc, game=game, renewable=renewable,
-                           to_act=to_act, newer_mailed=newer_mailed,
-                           readable=game is not None and _readable(request.view_args or {}),
-                           dropped=dropped)
+            told = linkstory.story(game, link, exc.reason)
+    return render_template("link_error.html", error=exc, game=game, told=told,
+                           readable=game is not None and _readable(request.view_args or {}))
 
 
 def renew_refusal(game, link, to_act: list[int]):
@@ -123,17 +118,25 @@ def done(token):
 
 
 def seat_page(game, access, already: bool, status: int = 200):
-    """The seat's read-only page: its move is in (or a newer link was mailed), the board as it
-    stands, what the move did, whose turn it is, and the way to the replay."""
-    board = seat_view.board(game, access.seat)
+    """The seat's read-only page: its move is in (or a newer link was mailed), the board, what
+    the move did, whose turn it is, and the way to the replay. A link that no longer acts shows
+    the game as it stood when it stopped (what its seat saw then), not the seat's holdings now:
+    a forwarded or old mail must not keep showing them."""
+    told = linkstory.story(game, access.link)
+    upto = told["seen_upto"] if game.status == "running" else None
+    if upto is not None and upto < game.seq:
+        board = linkstory.board_at(game, access.seat, upto)
+    else:
+        board = seat_view.board(game, access.seat)
+        upto = None
     names, to_act = board["names"], board["to_act"]
     return render_template(
-        "played.html", **board,
+        "played.html", **board, told=told,
         done=_done_since(game, names, until_others=True) or [], already=already,
-        newer_mailed=seat_view.newer_mailed(game, access.link),
-        renewable=access.seat in to_act and renew_refusal(game, access.link, to_act) is None,
-        log=seat_view.game_log(game, access.seat, names, current_language(), access.link.turn_seq),
-        messages=talk.listing(game, names), token=request.view_args["token"]), status
+        log=linkstory.log_until(seat_view.game_log(game, access.seat, names, current_language(),
+                                                   access.link.turn_seq), upto),
+        messages=linkstory.messages_until(talk.listing(game, names), access.link, upto),
+        token=request.view_args["token"]), status
 
 
 class Taps(list):
@@ -237,13 +240,14 @@ def act(token):
 
 @bp.post("/turn/<token>/back")
 def back(token):
-    """The player of a seat dropped to default moves is back (through any of their links,
-    spent or expired): they play for themselves again from their next decision."""
-    found = links.identify(current_app.config["SECRET_KEY"], token)
-    if found is None:
-        raise links.LinkError(403, "tampered", "This link is not valid.")
-    game = store.get_game(found[0])
-    pace.come_back(found[0], found[1])
+    """The player of a seat dropped to default moves is back: they play for themselves again
+    from their next decision. Only through a link that still speaks for the seat: its newest,
+    not expired, not revoked (spent by the default played for it is fine): an old, forwarded
+    or revoked mail cannot take the seat back."""
+    config = current_app.config
+    access = links.check_newest(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    game = store.get_game(access.game_id)
+    pace.come_back(access.game_id, access.seat)
     return render_template("renew.html", game=game, sent=False, back=True,
                            reason=_("Welcome back: from your next decision on you play your own "
                                     "moves, and we email you when it is your turn.")), 200
@@ -258,7 +262,12 @@ def renew(token):
     link = links.find(current_app.config["SECRET_KEY"], token)
     if link is None:
         raise links.LinkError(403, "tampered", "This link is not valid.")
-    pace.come_back(link.game_id, link.seat)      # asking for a link is acting through it
+    try:        # asking for a link through the seat's newest is acting through it
+        links.check_newest(current_app.config["SECRET_KEY"], token,
+                           current_app.config["LINK_MAX_AGE"])
+        pace.come_back(link.game_id, link.seat)
+    except links.LinkError:
+        pass
     try:
         fresh.renew(link)
     except limits.Refused as refusal:

@@ -78,8 +78,7 @@ def test_a_silent_seat_hears_what_was_played_for_it_is_warned_and_told_of_the_dr
 def test_a_mail_during_a_vacation_or_a_pause_says_the_clock_stands_still(app, client):
     game = bob_plays(new_game("wait"))
     pace.go_away("ann@example.org", 3)
-    fresh.revoke(game, 0)
-    fresh.resend(game.id, 0)
+    fresh.revoke(game, 0)                   # the revoke mails a fresh link itself
     mail = mails_to("ann@example.org", "link")[-1].body_text
     in_force = clock.clock_of(game, seat(game, 0))
     assert in_force.held == "away"

@@ -1,0 +1,88 @@
+"""What happened to a turn link, for its pages: how it stopped (a move by its player, a move
+played for them, a newer link and where that came from, the host's revoke, its age), and what
+the seat can do now (wait, come back, ask for a fresh link). Every sentence the link pages say
+is chosen from this, so none is said that did not happen: "emailed" only for a link that went
+by mail, "we email you" only to an address that gets mail.
+"""
+from __future__ import annotations
+
+from ..db.models import Game, Link, Seat, utcnow
+from ..log import store
+from ..play import home, limits, links, optout
+
+MAILED = ("mail", "renew", "resend", "revoke")
+
+
+def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
+    """The facts the link pages speak from (`reason`: the LinkError's, when there is one)."""
+    told = {"ended": None, "ended_at": None, "replaced_by": None, "newer": None,
+            "now": None, "waiting_for": [], "dropped": False, "handed_over": False,
+            "missed": 0, "opted_out": False, "digest": False, "renewable": False,
+            "back": False, "seen_upto": None}
+    if game is None or link is None:
+        told["ended"] = reason or None
+        return told
+    seat = Seat.get_or_none(Seat.game == game, Seat.index == link.seat)
+    email = seat.email if seat is not None else ""
+    told["opted_out"] = optout.is_opted_out(email)
+    told["digest"] = home.wants_digest(email)
+    if link.spent_at is not None:
+        told["ended_at"] = link.spent_at
+        if link.spent_reason == "replaced":
+            told["ended"], told["replaced_by"] = "replaced", link.spent_by or "mail"
+        elif link.spent_reason == "revoked":
+            told["ended"] = "revoked"
+        elif link.spent_reason == "turn_over" and game.status == "over" and \
+                link.spent_by in ("", "forced"):
+            told["ended"] = "over"
+        else:       # played (or the last move of the game): who made it
+            told["ended"] = link.spent_by or "other"
+        told["seen_upto"] = links.seen_upto(link)
+    elif link.expires_at <= utcnow() or reason == "expired":
+        told["ended"], told["ended_at"] = "expired", link.expires_at
+    newest = links.newest(game.id, link.seat)
+    if newest is not None and newest.id != link.id:
+        told["newer"] = {"source": newest.source or "mail", "at": newest.created_at,
+                         "live": newest.spent_at is None and newest.expires_at > utcnow(),
+                         "mailed": (newest.source or "mail") in MAILED and not told["opted_out"]}
+    if seat is not None and seat.dropped and game.status == "running":
+        told["dropped"] = True
+        told["missed"] = seat.missed
+        told["handed_over"] = game.on_timeout != "auto" or seat.missed < game.drop_after
+    if game.status != "running":
+        told["now"] = "over"
+        return told
+    rules = store.rules_of(game)
+    to_act = rules.to_act(store.state_of(game))
+    names = store.names_of(game)
+    told["waiting_for"] = [names[s] for s in to_act if s != link.seat]
+    told["now"] = "your_turn" if link.seat in to_act else "waiting"
+    if told["now"] == "your_turn" and not told["opted_out"]:
+        told["renewable"] = limits.fresh_link_refusal(game, link.seat, to_act,
+                                                      through=link) is None
+    told["back"] = told["dropped"] and not (told["newer"] or told["ended"] in ("revoked",
+                                                                              "expired"))
+    return told
+
+
+# -- the read-only pages of a link that no longer acts: the game as it stood then -------------------
+
+def board_at(game: Game, seat: int, seq: int) -> dict:
+    """The seat's read-only board after move `seq` (rebuilt from the log)."""
+    from . import replay as replaying
+    from . import seat as seat_view
+    state, _event = replaying.state_at(game, seq)
+    return seat_view.board(game, seat, state, seq=seq)
+
+
+def log_until(lines: list, upto: int | None) -> list:
+    """A seat's log lines (`seat.game_log`) up to move `upto` (all of them for None)."""
+    return lines if upto is None else [line for line in lines if line[0].seq <= upto]
+
+
+def messages_until(messages: list[dict], link: Link, upto: int | None) -> list[dict]:
+    """The table talk a link's page shows: up to when the link stopped, for one that did."""
+    if upto is None or link.spent_at is None:
+        return messages
+    until = link.spent_at.replace(microsecond=0).isoformat() + "Z"
+    return [m for m in messages if m["at"] <= until]
