@@ -3,11 +3,21 @@ mail, and replies read from standard input (`pbem mail receive`) and from a real
 (Dovecot, `pbem mail fetch`)."""
 from __future__ import annotations
 
+import grp
 import html
+import imaplib
+import os
+import pwd
 import random
 import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +27,7 @@ from pbem.log import store
 from pbem.mail import inbound, mailer
 from pbem.play import moves as playing
 from pbem.play import outbox, replies
-from tests.conftest import Inbox, token_of
+from tests.conftest import Inbox, free_port, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
@@ -375,3 +385,253 @@ def test_reply_lines_stop_at_the_quote_the_signature_and_the_first_empty_line():
     assert inbound.reply_lines("> only a quote") == []
     assert inbound.html_text("<p>red F7</p><p>pass</p><blockquote>king A1</blockquote>"
                              ).split() == ["red", "F7", "pass"]
+
+
+# -- pbem mail receive: a subprocess, as an MTA's pipe runs it -------------------------------------------
+
+def pbem_command() -> list[str]:
+    script = Path(sys.executable).with_name("pbem")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pbem.ops.cli"]
+
+
+def environment(app, smtp_port, **extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env.update(PBEM_ENV="development", PBEM_DATABASE_URL=app.config["DATABASE_URL"],
+               PBEM_SECRET_KEY=app.config["SECRET_KEY"], PBEM_BASE_URL="http://pbem.test",
+               PBEM_MAIL_SERVER="127.0.0.1", PBEM_MAIL_PORT=str(smtp_port),
+               PBEM_MAIL_TIMEOUT="5", PBEM_REPLY_ADDRESS=REPLY)
+    env.update({f"PBEM_{k}": str(v) for k, v in extra.items()})
+    return env
+
+
+def pbem(app, smtp, args, stdin=b"", **extra):
+    return subprocess.run(pbem_command() + args, input=stdin, capture_output=True,
+                          env=environment(app, smtp.port, **extra), timeout=120)
+
+
+def test_mail_receive_plays_a_reply_piped_in_and_exits_0(asked, smtp, replying):
+    game, seat, mail, codes = asked
+    before = events(game)
+    reply = client_reply(mail, [codes[0]]).as_bytes()
+    done = pbem(replying, smtp, ["mail", "receive", "--recipient", mail["Reply-To"],
+                                 "--sender", email_of(seat)], reply)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().strip() == "played"
+    assert events(game) > before
+    again = pbem(replying, smtp, ["mail", "receive"], reply)
+    assert again.returncode == 0 and again.stdout.decode().strip() == "duplicate"
+
+
+@pytest.mark.parametrize("raw", [b"", b"\x00\xff garbage \r\n\r\n\r\n", b"From: \r\nTo: <<<\r\n\r\n",
+                                 b"Content-Type: multipart/mixed; boundary=\r\n\r\n--\r\n"])
+def test_mail_receive_of_malformed_mail_exits_0_without_a_traceback_or_a_write(asked, smtp,
+                                                                               replying, raw):
+    game, seat, mail, codes = asked
+    before = events(game)
+    done = pbem(replying, smtp, ["mail", "receive"], raw)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr + done.stdout
+    assert done.stdout.decode().startswith("ignored")
+    assert nothing_written(game, before) and InboundMail.select().count() == 0
+
+
+def test_mail_receive_refuses_a_huge_message_cleanly(asked, smtp, replying):
+    game, seat, mail, codes = asked
+    before = events(game)
+    reply = client_reply(mail, [codes[0]])
+    reply.add_attachment(b"x" * 300_000, maintype="application", subtype="octet-stream")
+    done = pbem(replying, smtp, ["mail", "receive"], reply.as_bytes(), MAX_MAIL_SIZE=100_000)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().startswith("refused: larger than PBEM_MAX_MAIL_SIZE")
+    assert b"Traceback" not in done.stderr and nothing_written(game, before)
+
+
+def test_mail_receive_exits_75_when_the_database_is_unreachable(asked, smtp, replying, tmp_path):
+    game, seat, mail, codes = asked
+    before = events(game)
+    reply = client_reply(mail, [codes[0]]).as_bytes()
+    done = pbem(replying, smtp, ["mail", "receive"], reply,
+                DATABASE_URL=f"sqlite:///{tmp_path}/no/such/folder/pbem.db")
+    assert done.returncode == 75, (done.stdout, done.stderr)
+    assert b"Traceback" not in done.stderr and b"deliver it again" in done.stderr
+    assert events(game) == before
+
+
+# -- pbem mail fetch: a real IMAP server (Dovecot) ------------------------------------------------------
+
+DOVECOT = shutil.which("dovecot") or ("/usr/sbin/dovecot" if os.path.exists("/usr/sbin/dovecot")
+                                      else None)
+
+
+class Mailbox:
+    """A Dovecot of the test's own: IMAP on a free port, one user with a plaintext password."""
+
+    def __init__(self, host, port, user, password):
+        self.host, self.port, self.user, self.password = host, port, user, password
+
+    def settings(self, **extra) -> dict:
+        return dict(IMAP_HOST=self.host, IMAP_PORT=self.port, IMAP_USER=self.user,
+                    IMAP_PASSWORD=self.password, IMAP_TLS="false", **extra)
+
+    def imap(self):
+        connection = imaplib.IMAP4(self.host, self.port, timeout=10)
+        connection.login(self.user, self.password)
+        return connection
+
+    def deliver(self, raw: bytes, folder="INBOX") -> None:
+        connection = self.imap()
+        try:
+            assert connection.append(folder, None, None, raw)[0] == "OK"
+        finally:
+            connection.logout()
+
+    def count(self, folder="INBOX", criteria="ALL") -> int:
+        connection = self.imap()
+        try:
+            connection.select(folder)
+            status, data = connection.uid("SEARCH", None, criteria)
+            return len(data[0].split())
+        finally:
+            connection.logout()
+
+
+@pytest.fixture
+def dovecot():
+    if DOVECOT is None:
+        if os.environ.get("CI"):
+            pytest.fail("dovecot is not installed (.ci/run installs dovecot-imapd)")
+        pytest.skip("dovecot is not installed (apt-get install dovecot-imapd)")
+    root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+    root.chmod(0o755)                      # the login process (another user) reaches its sockets
+    port = free_port()
+    if os.geteuid() == 0:                  # Dovecot runs its parts as unprivileged users
+        internal, login, mail_user = "dovecot", "dovenull", "dovecot"
+    else:
+        internal = login = mail_user = pwd.getpwuid(os.geteuid()).pw_name
+    for folder in ("mail", "home"):
+        (root / folder).mkdir()
+        shutil.chown(root / folder, mail_user, grp.getgrgid(pwd.getpwnam(mail_user).pw_gid).gr_name)
+    (root / "passwd").write_text("turns:{PLAIN}imap-secret\n")
+    (root / "dovecot.conf").write_text(f"""
+base_dir = {root}/run
+state_dir = {root}/state
+log_path = {root}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+default_internal_user = {internal}
+default_login_user = {login}
+first_valid_uid = 1
+first_valid_gid = 1
+mail_location = maildir:{root}/mail/%u
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {root}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={mail_user} gid={pwd.getpwnam(mail_user).pw_gid} home={root}/home/%u
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+""")
+    server = subprocess.Popen([DOVECOT, "-F", "-c", str(root / "dovecot.conf")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    box = Mailbox("127.0.0.1", port, "turns", "imap-secret")
+    try:
+        for _ in range(200):                    # until it answers (not a timing assertion)
+            if server.poll() is not None:
+                raise RuntimeError(f"dovecot stopped: {server.stderr.read().decode()}")
+            try:
+                box.imap().logout()
+                break
+            except (OSError, imaplib.IMAP4.error):
+                time.sleep(0.05)
+        connection = box.imap()
+        connection.create("Done")
+        connection.logout()
+        yield box
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_mail_fetch_reads_the_imap_mailbox_once_and_moves_what_it_handled(asked, smtp, replying,
+                                                                          dovecot):
+    game, seat, mail, codes = asked
+    before = events(game)
+    dovecot.deliver(client_reply(mail, [codes[0]]).as_bytes())
+    dovecot.deliver(client_reply(mail, ["Out of office"], Auto_Submitted="auto-replied")
+                    .as_bytes())
+    done = pbem(replying, smtp, ["mail", "fetch"], **dovecot.settings(IMAP_DONE_FOLDER="Done"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().strip() == "1 ignored, 1 played"
+    assert events(game) > before
+    assert dovecot.count("INBOX") == 0
+    assert dovecot.count("Done", "FLAGGED") == 2
+    played = events(game)
+    again = pbem(replying, smtp, ["mail", "fetch"], **dovecot.settings(IMAP_DONE_FOLDER="Done"))
+    assert again.returncode == 0 and again.stdout.decode().strip() == "no replies"
+    assert events(game) == played
+
+
+def test_the_mail_worker_reads_the_mailbox_and_deletes_without_a_done_folder(asked, smtp,
+                                                                             replying, dovecot):
+    game, seat, mail, codes = asked
+    for key, value in dovecot.settings().items():
+        replying.config[key] = value if key != "IMAP_TLS" else False
+    before = events(game)
+    dovecot.deliver(client_reply(mail, [codes[0]]).as_bytes())
+    mailer._last_poll[0] = 0.0
+    mailer.worker(once=True)
+    assert events(game) > before
+    assert dovecot.count("INBOX") == 0 and dovecot.count("Done") == 0
+
+
+def test_pbem_check_says_whether_replies_are_on_and_reachable(app, smtp, dovecot):
+    from pbem.ops import admin
+    off = inbound.reply_findings({}, admin.Finding)
+    assert [f.level for f in off] == ["note"] and "off" in off[0].text
+    settings = {"REPLY_ADDRESS": REPLY, **dovecot.settings(IMAP_FOLDER="INBOX")}
+    settings["IMAP_TLS"] = False
+    on = inbound.reply_findings(settings, admin.Finding)
+    assert [f.level for f in on] == ["ok", "ok"], on
+    wrong = inbound.reply_findings({**settings, "IMAP_PASSWORD": "nope"}, admin.Finding)
+    assert wrong[-1].level == "problem" and "refuses" in wrong[-1].text
+    gone = inbound.reply_findings({**settings, "IMAP_PORT": free_port()}, admin.Finding)
+    assert gone[-1].level == "problem" and "cannot be reached" in gone[-1].text
+    plus = inbound.reply_findings({"REPLY_ADDRESS": "turns+x@pbem.test"}, admin.Finding)
+    assert plus[0].level == "problem"
+
+
+def test_the_postfix_pipe_of_the_deploy_guide_runs_as_written(asked, smtp, replying):
+    import shlex
+    game, seat, mail, codes = asked
+    guide = (Path(__file__).resolve().parents[2] / "deploy" / "README.md").read_text()
+    argv = shlex.split(re.search(r"argv=(/usr/local/bin/pbem mail receive.*)", guide).group(1))
+    assert argv[0] == "/usr/local/bin/pbem"
+    values = {"${recipient}": mail["Reply-To"], "${sender}": email_of(seat)}
+    argv = pbem_command() + [values.get(arg, arg) for arg in argv[1:]]
+    before = events(game)
+    done = subprocess.run(argv, input=client_reply(mail, [codes[0]]).as_bytes(),
+                          capture_output=True, env=environment(replying, smtp.port), timeout=120)
+    assert done.returncode == 0 and done.stdout.decode().strip() == "played", done.stderr
+    assert events(game) > before
+    bounce = subprocess.run(argv[:-1] + ["MAILER-DAEMON"], capture_output=True, timeout=120,
+                            input=client_reply(mail, ["Undeliverable"]).as_bytes(),
+                            env=environment(replying, smtp.port))
+    assert bounce.returncode == 0 and bounce.stdout.decode().startswith("ignored")
