@@ -50,6 +50,8 @@ DEFAULTS = {
     "MAILS_PER_RECIPIENT_PER_DAY": 200,   # mails sent to one address in 24 hours; more wait
     "PROXIES": 0,                         # proxies in front that set X-Forwarded-For (nginx: 1)
     "VACATION_DAYS": 30,                  # each player's vacation bank, days a year
+    "HOST_WAIT_DAYS": 7,                  # without a pace: days a seat waits before the host
+                                          # may play its default move or hand it over
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
     "WEBHOOK_ALLOW_PRIVATE": False,       # true: chat webhooks may post to private addresses
     # Moves by answering the turn mail (issue 20): turns@example.org makes every turn mail's

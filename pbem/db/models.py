@@ -118,6 +118,7 @@ class Seat(BaseModel):
     # the turn (the engine's turn_of, as JSON) whose deadline the seat missed: its defaults
     # are played whenever it is asked until that turn ends (a default plays the whole decision)
     default_turn = pw.TextField(null=True)
+    handed_over = pw.BooleanField(default=False)  # dropped by the host's hand-over, not misses
     talk_mailed_upto = pw.IntegerField(default=0)  # table talk up to this Message.id was mailed
 
     class Meta:

@@ -188,15 +188,25 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
         raise ValueError(f"event {seq}: the rules refuse it: {exc}") from None
     summaries = store.describe_in_every_language(rules, state, seat, action)
     if timeout:
-        marked = store.in_every_language(lambda: _("{line} (played at the deadline)"))
-        summaries = {language: marked[language].replace("{line}", line)
-                     for language, line in summaries.items()}
+        summaries = _timeout_summaries(summaries, seat, raw)
     head = store.chain_hash(checked.head_hash, seq, seat, action, automatic, raw["created_at"],
                             timeout)
     if head != raw["hash"]:
         raise ValueError(f"event {seq}: its hash does not match its content")
     checked.events.append(_row(raw, seq, seat, action, automatic, timeout, head, summaries))
     checked.state, checked.head_hash = after, head
+
+
+def _timeout_summaries(summaries: dict, seat: int, raw: dict) -> dict:
+    """A timeout move's lines, marked as the server marks them: why it was played is one of
+    store.TIMEOUT_MARKS, the one whose English line the record carries (else the deadline).
+    The record picks among those lines only; it never writes one."""
+    said = raw.get("summary") if isinstance(raw.get("summary"), str) else ""
+    for why in store.TIMEOUT_MARKS:
+        marked = store.timeout_summaries(summaries, seat, why)
+        if marked.get("en") == said:
+            return marked
+    return store.timeout_summaries(summaries, seat, "deadline")
 
 
 def _as_the_server_plays(rules, state, seat, action, automatic, seq: int) -> None:

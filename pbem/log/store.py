@@ -145,20 +145,24 @@ class Applied:
 
 def append(game: Game, rules, state, seat: int, action: dict, dropped: set[int],
            timeout: bool = False, absent: bool = False,
-           defaulting: dict | None = None) -> tuple[object, list, set[int]]:
+           defaulting: dict | None = None,
+           why: str | None = None) -> tuple[object, list, set[int]]:
     """Record `action` by `seat` (already checked: `listed_action` or the seat's default) and
     the forced moves after it, in the caller's transaction holding the game's lock; returns the
     state after them, their events and the seats whose default moves were played (`dropped`:
-    the seats that play by default moves now). `defaulting`: {seat: turn} of the seats whose
-    missed decision goes on (see `advance`), updated in place: a default played at a seat's
-    deadline adds the seat, with the turn it missed."""
+    the seats that play by default moves now; a mapping seat -> why, see TIMEOUT_MARKS, says
+    why for each). `defaulting`: {seat: turn} of the seats whose missed decision goes on (see
+    `advance`), updated in place: a default played at a seat's deadline adds the seat, with
+    the turn it missed. `why`: why a timeout move was played (TIMEOUT_MARKS), and the rest
+    of its decision with it."""
     events: list[Event] = []
     if timeout and not absent and defaulting is not None:
         defaulting[seat] = turn_text(rules, state)
     state = record(game, rules, state, seat, action, False, events, timeout=timeout,
-                   absent=absent)
+                   absent=absent, why=why)
     restart: set[int] = {seat} if timeout else set()
-    state = advance(game, rules, state, events, dropped, restart, defaulting)
+    state = advance(game, rules, state, events, dropped, restart, defaulting,
+                    reasons={seat: why} if timeout and why else None)
     return state, events, restart
 
 
@@ -228,18 +232,33 @@ def locked_game(game_id: int) -> Game:
     return game
 
 
-def record(game, rules, state, seat, action, automatic, events, timeout=False, absent=False):
+# Why a timeout move (the seat's default move) was played, as its log line says it.
+TIMEOUT_MARKS = {
+    "deadline": lambda: _("{line} (played at the deadline)"),
+    "absent": lambda: _("{line} (played by default for an absent player)"),
+    "host": lambda: _("{line} (played by the host for {seat})"),
+    "handover": lambda: _("{line} (played by default: the host handed {seat}'s moves over)"),
+}
+
+
+def timeout_summaries(summaries: dict, seat: int, why: str) -> dict:
+    """The lines of a timeout move, marked with why it was played (a TIMEOUT_MARKS key)."""
+    marked = in_every_language(TIMEOUT_MARKS.get(why, TIMEOUT_MARKS["deadline"]))
+    return {language: marked.get(language, marked["en"]).replace("{seat}", f"{{p{seat}}}")
+            .replace("{line}", line) for language, line in summaries.items()}
+
+
+def record(game, rules, state, seat, action, automatic, events, timeout=False, absent=False,
+           why: str | None = None):
     """Apply one action and insert its event (the caller holds the write transaction).
     `timeout`: the seat's default move, played at its deadline, or (`absent`) at once for a
-    seat whose player stopped answering or was handed over by the host."""
+    seat whose player stopped answering or was handed over by the host; `why` names which
+    (TIMEOUT_MARKS: deadline, absent, host, handover)."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
     summaries = describe_in_every_language(rules, state, seat, action)
     if timeout:     # the log says why
-        marked = in_every_language(
-            (lambda: _("{line} (played by default for an absent player)")) if absent else
-            (lambda: _("{line} (played at the deadline)")))
-        summaries = {language: marked[language].replace("{line}", line)
-                     for language, line in summaries.items()}
+        summaries = timeout_summaries(summaries, seat,
+                                      why or ("absent" if absent else "deadline"))
     created_at = _now_text()
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at,
@@ -276,8 +295,16 @@ def forced_move(rules, state):
     return None
 
 
+def _why(seat: int, dropped, reasons: dict | None) -> str | None:
+    """Why a default is played for `seat` unasked: what `dropped` says for a dropped seat (a
+    mapping seat -> why), else what the move that began its missed decision said."""
+    if seat in dropped and isinstance(dropped, dict):
+        return dropped[seat]
+    return (reasons or {}).get(seat)
+
+
 def advance(game, rules, state, events, dropped: set[int], restart: set | None = None,
-            defaulting: dict | None = None):
+            defaulting: dict | None = None, reasons: dict | None = None):
     """Apply forced moves at once, as automatic events: nobody is asked a choice they lack.
     The default moves of `dropped` seats are played as soon as they are asked too, as timeout
     events; so are those of `defaulting` seats ({seat: turn}) while the turn whose deadline
@@ -297,7 +324,7 @@ def advance(game, rules, state, events, dropped: set[int], restart: set | None =
             action = default_move(rules, state, seat) if seat in playing else None
             if action is not None:
                 state = record(game, rules, state, seat, action, False, events, timeout=True,
-                               absent=seat in dropped)
+                               absent=seat in dropped, why=_why(seat, dropped, reasons))
                 restart.add(seat)
                 break
         else:

@@ -22,7 +22,7 @@ from ..db.models import Event, Game, Outbox, Seat, Signup, db, utcnow
 from ..games.base import speaking
 from ..log import store
 from ..games.codes import codes_of, pattern
-from ..play import clock, home, optout, outbox, replies, talk
+from ..play import clock, home, links, optout, outbox, replies, talk
 from ..present import fill_names, others_actions, presenter_for, results
 from ..present.titles import game_name, title_of
 
@@ -44,6 +44,14 @@ def turn_url(token: str) -> str:
 
 def host_url(token: str) -> str:
     return absolute(f"/host/{token}")
+
+
+def game_host_url(game: Game, context: dict | None = None) -> str:
+    """The game's live host link, for every mail to its host (rows keep no token; an older row
+    may still carry the one it was queued with)."""
+    token = (context or {}).get("host_token") or links.host_token(
+        current_app.config["SECRET_KEY"], game)
+    return host_url(token)
 
 
 def game_url(game: Game) -> str:
@@ -309,7 +317,7 @@ def clock_rules_of(game: Game) -> dict:
 
 def _host(row, game, context):
     return subject(game), dict(names=[s.name for s in _seats(game)],
-                               host_link=host_url(context["host_token"]))
+                               host_link=game_host_url(game, context))
 
 
 def _turn(row, game, context):
@@ -402,7 +410,21 @@ def _host_notice(row, game, context):
         said = _("%(name)s missed a deadline", name=seat.name)
     return f"[pbem] {title_of(game)}: {said}", dict(
         what=context["what"], name=seat.name, drop_after=game.drop_after,
-        on_timeout=game.on_timeout)
+        on_timeout=game.on_timeout, host_link=game_host_url(game))
+
+
+def _more_time(row, game, context):
+    """The host gave a seat more time: its new deadline (the one in force when rendered)."""
+    seat = _seats(game)[row.seat]
+    in_force = clock.clock_of(game, seat)
+    deadline = in_force.deadline if in_force and in_force.deadline else \
+        dt.datetime.fromisoformat(context["deadline"])
+    return subject(game), dict(seat=seat, deadline=deadline,
+                               held=in_force.held if in_force else None)
+
+
+def _given_back(row, game, context):
+    return subject(game), dict(seat=_seats(game)[row.seat])
 
 
 def _confirm(row, game, context):
@@ -452,7 +474,8 @@ def _digest(row, game, context):
 
 def _dropped(row, game, context):
     seats = _seats(game)
-    return subject(game), dict(seat=seats[row.seat], missed=context.get("missed", 0))
+    return subject(game), dict(seat=seats[row.seat], missed=context.get("missed", 0),
+                               by_host=context.get("by_host", False))
 
 
 def _webhook(row, game, context):
@@ -482,4 +505,4 @@ def _webhook(row, game, context):
 TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
              "host_notice": _host_notice, "confirm": _confirm, "home": _home,
              "digest": _digest, "dropped": _dropped, "webhook": _webhook,
-             "reply": _reply}
+             "reply": _reply, "host_more_time": _more_time, "host_given_back": _given_back}

@@ -17,7 +17,7 @@ def _seats(game: Game) -> list[Seat]:
     return list(game.seats.order_by(Seat.index))
 
 
-def game_created(game: Game, host_token: str) -> None:
+def game_created(game: Game, host_token: str | None = None) -> None:
     """Invite every player; give the host the game's host link."""
     seats = _seats(game)
     for seat in seats:
@@ -26,11 +26,19 @@ def game_created(game: Game, host_token: str) -> None:
         host_link(game, host_token, seats)
 
 
-def host_link(game: Game, host_token: str, seats: list[Seat] | None = None) -> None:
-    """The host's page link, to the host's address (at creation, or when it is issued anew)."""
+def host_link(game: Game, host_token: str | None = None, seats: list[Seat] | None = None,
+              kind: str = "host") -> None:
+    """The host's page link, to the host's address (at creation, when it is issued anew, or
+    asked for from the host's home page: `kind` "host-link"). The row keeps no token: the
+    mail is rendered with the game's live host link (links.host_token), as every host mail is."""
     seats = _seats(game) if seats is None else seats
-    outbox.queue(game, None, "host", game.host_email, "host",
-                 seats[0].language if seats else "en", host_token=host_token)
+    outbox.queue(game, None, kind, game.host_email, "host",
+                 seats[0].language if seats else "en")
+
+
+def _host_language(game: Game) -> str:
+    first = game.seats.order_by(Seat.index).first()
+    return first.language if first else "en"
 
 
 def after_change(game: Game, rules, state, before: list[int],
@@ -121,11 +129,22 @@ def one_miss_from_drop(game: Game, seat: Seat) -> bool:
             and seat.missed == game.drop_after - 1)
 
 
-def dropped(game: Game, seat: Seat, missed: int) -> None:
-    """Tell the player at once that their moves are played for them from now on, and that any
-    of their links brings them back."""
+def dropped(game: Game, seat: Seat, missed: int, by_host: bool = False) -> None:
+    """Tell the player at once that their moves are played for them from now on (`by_host`:
+    the host handed them over), and that any of their links brings them back."""
     outbox.queue(game, seat.index, "dropped", seat.email, "dropped", seat.language,
-                 missed=missed)
+                 missed=missed, by_host=by_host)
+
+
+def more_time(game: Game, seat: Seat, deadline) -> None:
+    """Tell the player the host gave them more time, and their new deadline."""
+    outbox.queue(game, seat.index, "more-time", seat.email, "host_more_time", seat.language,
+                 deadline=deadline.replace(microsecond=0).isoformat())
+
+
+def given_back(game: Game, seat: Seat) -> None:
+    """Tell the player the host took back the hand-over: they play their own moves again."""
+    outbox.queue(game, seat.index, "given-back", seat.email, "host_given_back", seat.language)
 
 
 def host_notice(game: Game, seat: Seat, what: str) -> None:
@@ -133,9 +152,8 @@ def host_notice(game: Game, seat: Seat, what: str) -> None:
     or was dropped to default moves (`dropped`), naming the player."""
     if not game.host_email:
         return
-    seats = _seats(game)
-    outbox.queue(game, None, f"host-{what}", game.host_email, "host_notice", seats[0].language,
-                 what=what, seat=seat.index)
+    outbox.queue(game, None, f"host-{what}", game.host_email, "host_notice",
+                 _host_language(game), what=what, seat=seat.index)
 
 
 def signup_confirmation(signup, link: str) -> None:

@@ -91,8 +91,17 @@ def seats_of(address: str) -> list[Seat]:
 
 
 def has_games(address: str) -> bool:
+    """Whether `address` plays or hosts a game here (then /me mails it its home link)."""
     return bool(normalise(address)) and (
-        Seat.select().where(fn.LOWER(Seat.email) == normalise(address)).exists())
+        Seat.select().where(fn.LOWER(Seat.email) == normalise(address)).exists()
+        or hosts_games(address))
+
+
+# -- the games an address hosts (their list on the home page: pbem/present/hosting.py) -----------
+
+def hosts_games(address: str) -> bool:
+    return bool(normalise(address)) and (
+        Game.select().where(fn.LOWER(Game.host_email) == normalise(address)).exists())
 
 
 def settings_of(address: str) -> PlayerSettings:

@@ -73,3 +73,12 @@ def home_link_refused(address: str) -> bool:
     """Whether a home link went to `address` within the interval (then /me sends none, and
     answers as it does for every address)."""
     return _mailed_on_request("home", utcnow() - interval(), recipient=address)
+
+
+def host_link_refusal(game) -> Refused | None:
+    """Why the host page's link would not be mailed to the host now (asked from their home
+    page), as Refused, or None: at most one per game per interval."""
+    if _mailed_on_request("host-link", utcnow() - interval(), game=game.id):
+        return Refused(429, _("The link to this host page was emailed a few minutes ago: "
+                              "please look for it in your inbox."))
+    return None

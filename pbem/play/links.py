@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import secrets
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -256,10 +257,27 @@ def _payload(raw, serializer) -> dict:
 
 
 # -- host links: one per game, for the host's page ---------------------------------------------
+#
+# The game keeps a random value (`host_nonce_hash`); the host link's nonce is made from it with
+# the secret key, so that every host mail can carry the game's live host link without any row
+# keeping a usable token (the database alone cannot make one). Issuing anew replaces the value:
+# every older host link stops working. (Links issued before this kept the nonce's hash there;
+# they go on working until the link is issued anew.)
+
+def _host_nonce(secret_key: str, game_id: int, value: str) -> str:
+    return hmac.new(secret_key.encode(), f"{HOST_SALT}:{game_id}:{value}".encode(),
+                    hashlib.sha256).hexdigest()
+
 
 def issue_host(secret_key: str, game: Game) -> str:
-    nonce = secrets.token_urlsafe(NONCE_BYTES)
-    game.host_nonce_hash = hash_nonce(nonce)
+    """A new host link for `game` (the caller saves the game): older host links stop."""
+    game.host_nonce_hash = secrets.token_hex(32)
+    return host_token(secret_key, game)
+
+
+def host_token(secret_key: str, game: Game) -> str:
+    """The game's live host link (a fresh signature over the same nonce: it revokes nothing)."""
+    nonce = _host_nonce(secret_key, game.id, game.host_nonce_hash)
     return _serializer(secret_key, HOST_SALT).dumps({"g": game.id, "n": nonce})
 
 
@@ -271,8 +289,12 @@ def check_host(secret_key: str, token: str, max_age: int) -> int:
         raise LinkError(410, "expired", "This host link has expired.") from None
     except BadSignature:
         raise LinkError(403, "tampered", "This host link is not valid.") from None
-    game = Game.get_or_none(Game.id == data.get("g")) if isinstance(data, dict) else None
-    if game is None or not secrets.compare_digest(game.host_nonce_hash,
-                                                  hash_nonce(str(data.get("n")))):
+    game = Game.get_or_none(Game.id == data.get("g")) \
+        if isinstance(data, dict) and isinstance(data.get("g"), int) else None
+    nonce = str(data.get("n")) if isinstance(data, dict) else ""
+    if game is None or not game.host_nonce_hash or not (
+            hmac.compare_digest(_host_nonce(secret_key, game.id, game.host_nonce_hash).encode(),
+                                nonce.encode())
+            or hmac.compare_digest(game.host_nonce_hash.encode(), hash_nonce(nonce).encode())):
         raise LinkError(403, "unknown", "This host link is not known here.")
     return game.id

@@ -20,15 +20,17 @@ from ..log.store import Applied, NotFound, StaleSeq  # noqa: F401 - what callers
 from . import announce, clock, links, outbox
 
 
-def dropped_seats(game: Game, seats: list[Seat] | None = None) -> set[int]:
+def dropped_seats(game: Game, seats: list[Seat] | None = None) -> dict[int, str]:
     """The seats whose default moves are played as soon as they are asked (none while the
-    game is paused); `seats`: the game's seats, when the caller read them already."""
+    game is paused), each with why, as its log line says: "handover" (the host handed it over)
+    or "absent" (its player missed too many deadlines); `seats`: the game's seats, when the
+    caller read them already."""
     if game.paused_at is not None:
-        return set()
-    if seats is not None:
-        return {s.index for s in seats if s.dropped}
-    return {s.index for s in Seat.select(Seat.index)
-            .where(Seat.game == game, Seat.dropped == True)}  # noqa: E712
+        return {}
+    if seats is None:
+        seats = Seat.select(Seat.index, Seat.handed_over).where(
+            Seat.game == game, Seat.dropped == True)  # noqa: E712
+    return {s.index: "handover" if s.handed_over else "absent" for s in seats if s.dropped}
 
 
 def create_game(rules_name: str, players: list[dict], options: dict | None = None,
@@ -89,12 +91,14 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
     return Applied(game, state, events)
 
 
-def play_default(game: Game, seat: int, now=None, absent: bool = False) -> Applied | None:
+def play_default(game: Game, seat: int, now=None, absent: bool = False,
+                 why: str | None = None) -> Applied | None:
     """Play `seat`'s default move as a timeout event (the caller holds the game's write lock,
     e.g. the pace pass); None when the engine offers no safe default. `absent`: played for a
     seat whose moves are played by default (dropped, or handed over), not at its deadline.
     A default plays the whole decision: the seat's defaults go on being played, unasked,
-    until the turn it missed is over (store.advance), so it costs one miss and one notice."""
+    until the turn it missed is over (store.advance), so it costs one miss and one notice.
+    `why`: what its log line says (store.TIMEOUT_MARKS: deadline, absent, host, handover)."""
     rules = store.rules_of(game)
     state = rules.load(game.state)
     before = rules.to_act(state)
@@ -105,7 +109,7 @@ def play_default(game: Game, seat: int, now=None, absent: bool = False) -> Appli
     defaulting = missed_turns(seats)
     state, events, restart = store.append(game, rules, state, seat, action,
                                           dropped_seats(game, seats), timeout=True,
-                                          absent=absent, defaulting=defaulting)
+                                          absent=absent, defaulting=defaulting, why=why)
     keep_missed_turns(seats, defaulting)
     _after(game, rules, state, before, restart, now, seats=seats)
     return Applied(game, state, events)
@@ -135,8 +139,8 @@ def _acted_in_person(seat: Seat) -> None:
     """A player acting for themselves is back: their missed deadlines are forgiven and a
     dropped seat plays for itself again."""
     if seat.missed or seat.dropped:
-        Seat.update(missed=0, dropped=False).where(Seat.id == seat.id).execute()
-        seat.missed, seat.dropped = 0, False
+        Seat.update(missed=0, dropped=False, handed_over=False).where(Seat.id == seat.id).execute()
+        seat.missed, seat.dropped, seat.handed_over = 0, False, False
 
 
 def _check_link_live(link_id: int) -> None:

@@ -153,9 +153,14 @@ def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
     return False
 
 
-def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = True) -> bool:
-    """Play the seat's default move; under `auto`, the drop_after-th miss in a row drops it."""
+def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = True,
+                  why: str | None = None) -> bool:
+    """Play the seat's default move; under `auto`, the drop_after-th miss in a row drops it.
+    `why`: what the log line says (store.TIMEOUT_MARKS); by default the deadline, or for a
+    dropped seat whether the host handed it over or its player stopped answering."""
     absent = bool(seat.dropped)
+    if why is None and absent:
+        why = "handover" if seat.handed_over else "absent"
     counted = not seat.dropped and count_miss
     before = (seat.missed, seat.dropped)
     if counted:     # first, so that the mails this move causes know the count
@@ -163,7 +168,7 @@ def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = T
         drop = game.on_timeout == "auto" and missed >= game.drop_after
         Seat.update(missed=missed, dropped=drop).where(Seat.id == seat.id).execute()
         seat.missed, seat.dropped = missed, drop
-    if moves.play_default(game, seat.index, now, absent=absent) is None:
+    if moves.play_default(game, seat.index, now, absent=absent, why=why) is None:
         if counted:
             Seat.update(missed=before[0], dropped=before[1]).where(Seat.id == seat.id).execute()
             seat.missed, seat.dropped = before
@@ -185,6 +190,23 @@ def _host_change(game_id: int, change, now: dt.datetime | None = None):
         return change(game, now)
 
 
+class TooEarly(PaceError):
+    """A default move or a hand-over asked of the host before the seat's deadline passed (or,
+    in a game without a pace, before it waited PBEM_HOST_WAIT_DAYS): `name` waits until
+    `when`; `paced` says which rule applies."""
+
+    def __init__(self, name: str, when: dt.datetime | None, paced: bool,
+                 held: str | None = None):
+        super().__init__(f"{name}'s clock stands still ({held})" if held else
+                         f"{name}'s {'deadline' if paced else 'wait'} has not passed: "
+                         f"this can be done from {clock.iso(when)}")
+        self.name, self.when, self.paced, self.held = name, when, paced, held
+
+
+def host_wait_days() -> float:
+    return float(current_app.config["HOST_WAIT_DAYS"])
+
+
 def _late_seat(game: Game, seat_index: int) -> Seat:
     rules = store.rules_of(game)
     seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
@@ -193,8 +215,38 @@ def _late_seat(game: Game, seat_index: int) -> Seat:
     return seat
 
 
-def extend(game_id: int, seat_index: int, now: dt.datetime | None = None) -> None:
-    """Give a late seat one more pace from now (a new reminder, and a new notice if missed)."""
+def host_may_act_from(game: Game, seat: Seat, now: dt.datetime) -> dt.datetime | None:
+    """From when the host may play the seat's default move or hand it over: its deadline in
+    force (later by every hold), or in a game without a pace PBEM_HOST_WAIT_DAYS after it was
+    asked; None while its clock stands still (a vacation, a pause) or it is not asked. A seat
+    already reported late may be dealt with at once."""
+    if seat.asked_at is None:
+        return None
+    if seat.late_at is not None:
+        return seat.late_at
+    if game.pace_days is None:
+        return seat.asked_at + dt.timedelta(days=host_wait_days())
+    in_force = clock.clock_of(game, seat, now)
+    if in_force is None or in_force.held is not None or in_force.deadline is None:
+        return None
+    return in_force.deadline
+
+
+def _check_host_may_act(game: Game, seat: Seat, now: dt.datetime) -> None:
+    """Default moves and hand-overs only for a seat whose deadline passed (or, without a
+    pace, that waited PBEM_HOST_WAIT_DAYS), else TooEarly: nothing is written."""
+    since = host_may_act_from(game, seat, now)
+    if since is None:
+        in_force = clock.clock_of(game, seat, now)
+        raise TooEarly(seat.name, in_force.away_until if in_force else None,
+                       game.pace_days is not None, in_force.held if in_force else "paused")
+    if since > now:
+        raise TooEarly(seat.name, since, game.pace_days is not None)
+
+
+def extend(game_id: int, seat_index: int, now: dt.datetime | None = None) -> dt.datetime:
+    """Give a late seat one more pace from now (a new reminder, and a new notice if missed);
+    its player is mailed the new deadline. Returns that deadline."""
     def change(game, now):
         seat = _late_seat(game, seat_index)
         pace = clock.pace_delta(game)
@@ -204,26 +256,51 @@ def extend(game_id: int, seat_index: int, now: dt.datetime | None = None) -> Non
         seat.remind_at = seat.deadline - pace * (1 - clock.REMIND_AT)
         seat.reminded_at = seat.late_at = None
         seat.save()
-    _host_change(game_id, change, now)
+        in_force = clock.clock_of(game, seat, now)
+        deadline = in_force.deadline if in_force and in_force.deadline else seat.deadline
+        announce.more_time(game, seat, deadline)
+        return deadline
+    return _host_change(game_id, change, now)
 
 
 def play_default_once(game_id: int, seat_index: int, now: dt.datetime | None = None) -> None:
+    """The host plays the late seat's default move, once (logged as played by the host)."""
     def change(game, now):
         seat = _late_seat(game, seat_index)
-        if not _play_default(game, seat, now):
+        _check_host_may_act(game, seat, now)
+        if not _play_default(game, seat, now, why="host"):
             raise PaceError("this game offers no default move here")
     _host_change(game_id, change, now)
 
 
 def hand_over(game_id: int, seat_index: int, now: dt.datetime | None = None) -> None:
-    """The seat's default moves are played for it from now on, until its player acts again."""
+    """The late seat's default moves are played for it from now on, until its player acts
+    again or the host undoes it (`undo_hand_over`); its player is told at once."""
+    def change(game, now):
+        seat = _late_seat(game, seat_index)
+        _check_host_may_act(game, seat, now)
+        seat.dropped, seat.handed_over, seat.late_at = True, True, None
+        seat.save()
+        announce.dropped(game, seat, seat.missed, by_host=True)
+        settle(game, now)
+    _host_change(game_id, change, now)
+
+
+def undo_hand_over(game_id: int, seat_index: int, now: dt.datetime | None = None) -> None:
+    """The host takes back a hand-over: the seat's player plays their own moves again. When it
+    is asked something now, its clock starts afresh and it is mailed its turn."""
     def change(game, now):
         seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
-        if seat is None:
-            raise PaceError("there is no such seat")
-        seat.dropped, seat.late_at = True, None
+        if seat is None or not (seat.dropped and seat.handed_over):
+            raise PaceError("that seat was not handed over")
+        seat.dropped, seat.handed_over, seat.missed = False, False, 0
         seat.save()
-        settle(game, now)
+        rules = store.rules_of(game)
+        if seat.index in rules.to_act(rules.load(game.state)):
+            clock.start(game, seat, now)
+            announce.turn_mail(game, seat)
+        else:
+            announce.given_back(game, seat)
     _host_change(game_id, change, now)
 
 
@@ -254,7 +331,8 @@ def resume(game_id: int, now: dt.datetime | None = None) -> bool:
         game.save()
         seats = list(game.seats)
         if seats and all(seat.dropped for seat in seats):   # paused as nobody played: back,
-            Seat.update(dropped=False, missed=0).where(Seat.game == game).execute()
+            Seat.update(dropped=False, handed_over=False, missed=0).where(
+                Seat.game == game).execute()
             for seat in game.seats.where(Seat.asked_at.is_null(False)):
                 clock.start(game, seat, now)                # with a whole pace from now
         for seat in game.seats.where(Seat.asked_at.is_null(False)):
@@ -268,7 +346,7 @@ def come_back(game_id: int, seat_index: int) -> bool:
     """The player of a dropped seat is back (through any of their links): they play for
     themselves again. True when the seat had been dropped."""
     with outbox.transaction():
-        return bool(Seat.update(dropped=False, missed=0)
+        return bool(Seat.update(dropped=False, handed_over=False, missed=0)
                     .where(Seat.game == game_id, Seat.index == seat_index,
                            Seat.dropped == True)  # noqa: E712
                     .execute())

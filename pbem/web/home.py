@@ -11,10 +11,11 @@ import re
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import fresh, home, links, optout, pace, talk
+from ..play import fresh, home, hosting, limits, links, optout, pace, talk
 from ..log import store
 from ..games.base import current_language, speaking
 from ..present import calendar as deadlines_calendar, seat as seat_view
+from ..present import hosting as hosted_view
 from . import replay
 
 bp = Blueprint("home", __name__)
@@ -68,7 +69,10 @@ def _language_of(address: str) -> str:
 
 @bp.get("/me/<token>")
 def show(token):
-    address = _address(token)
+    return _home_page(token, _address(token))
+
+
+def _home_page(token: str, address: str, error: str | None = None):
     entries = [seat_view.home_entry(seat) for seat in home.seats_of(address)]
     return render_template("home.html", token=token, address=address,
                            home_days=max(1, current_app.config["HOME_LINK_MAX_AGE"] // 86400),
@@ -82,7 +86,30 @@ def show(token):
                                                                 address),
                            away_error=request.args.get("away_error"),
                            calendar_url=current_app.config["BASE_URL"].rstrip("/")
-                           + f"/me/{token}/calendar.ics")
+                           + f"/me/{token}/calendar.ics",
+                           **_hosted(address, error))
+
+
+def _hosted(address: str, error: str | None = None) -> dict:
+    """The games the address hosts, and what the last "Email me the host page's link" did."""
+    sent, raw = None, request.args.get("host_sent", "")
+    entries = hosted_view.hosted_by(address)
+    if raw.isascii() and raw.isdigit() and len(raw) <= 12:
+        sent = next((h["game"] for h in entries if h["game"].id == int(raw)), None)
+    return dict(hosted=entries, host_sent=sent, host_error=error)
+
+
+@bp.post("/me/<token>/hosted/<int:game_id>/link")
+def host_link(token, game_id):
+    """Mail the host page's link of a game this address hosts (to this address only)."""
+    address = _address(token)
+    try:
+        game = hosting.mail_host_link(address, game_id)
+    except limits.Refused as refusal:
+        return _home_page(token, address, error=refusal.reason), refusal.status
+    if game is None:
+        abort(404, _("There is no such game."))
+    return redirect(f"/me/{token}?host_sent={game_id}", code=303)
 
 
 @bp.get("/me/<token>/calendar.ics")

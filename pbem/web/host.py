@@ -1,7 +1,11 @@
-"""The host's page of a game: links, mail that failed, and what a host may do about them."""
+"""The host's page of a game: links, mail that failed, and what a host may do about them.
+
+Every choice answers with a redirect to the page, which then says what the choice did
+(`?done=<what>&seat=<n>`: read from the game as it stands, never from the query's words)."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request
+from flask_babel import format_datetime
 from flask_babel import gettext as _
 
 from ..play import fresh, limits, links, outbox, pace, webhooks
@@ -24,30 +28,98 @@ def _game(token):
 
 @bp.get("/<token>")
 def show(token):
-    return _page(token, _game(token))
+    return _page(token, _game(token), done=(request.args.get("done", ""),
+                                            request.args.get("seat", "")))
 
 
-def _page(token, game, error=None, status=200):
-    return render_template("host.html", **hosting.host_page(game), token=token,
-                           created=request.args.get("created") == "1", error=error), status
+def _page(token, game, error=None, status=200, done=None):
+    page = hosting.host_page(game)
+    return render_template("host.html", **page, token=token,
+                           created=request.args.get("created") == "1", error=error,
+                           done=_done(page, *done) if done else None), status
 
 
-PACE_ACTIONS = {"extend": pace.extend, "default": pace.play_default_once,
-                "handover": pace.hand_over}
+def _when(moment) -> str:
+    return format_datetime(moment, "medium")
+
+
+def _told(seat, opted_out) -> str:
+    if seat.email in opted_out:
+        return _("%(name)s opted out of all mail and was not told.", name=seat.name)
+    return _("%(name)s was told by email.", name=seat.name)
+
+
+def _done(page: dict, what: str, seat_raw: str) -> str | None:
+    """What the host's last choice did, as the page following it says (from the game as it
+    stands: the query only names the choice and the seat)."""
+    if what in ("paused", "resumed", "retried"):
+        return {"paused": _("The game is paused: every clock stands still until you resume it."),
+                "resumed": _("The game runs again: each deadline moved later by the time the "
+                             "game stood still."),
+                "retried": _("The mail will be sent again.")}[what]
+    seat = None
+    if seat_raw.isascii() and seat_raw.isdigit() and len(seat_raw) <= 3:
+        seat = next((s for s in page["seats"] if s.index == int(seat_raw)), None)
+    if seat is None:
+        return None
+    opted_out = page["opted_out"]
+    if what == "extended":
+        deadline = next((c.deadline for c in page["clocks"] if c.seat == seat.index), None)
+        if deadline is None:
+            return None
+        return _("%(name)s has more time: the new deadline is %(when)s (UTC).", name=seat.name,
+                 when=_when(deadline)) + " " + _told(seat, opted_out)
+    if what == "default":
+        return _("%(name)s's default move was played; the game's log says you played it for "
+                 "them.", name=seat.name)
+    if what == "handover":
+        return _("From now on %(name)s's default moves are played for them as soon as they are "
+                 "asked, until they act again or you undo it.", name=seat.name) + " " + \
+            _told(seat, opted_out)
+    if what == "undone":
+        return _("%(name)s plays their own moves again.", name=seat.name) + " " + \
+            _told(seat, opted_out)
+    if what == "resent":
+        return _("A fresh link was emailed to %(name)s.", name=seat.name)
+    if what == "revoked":
+        return _("%(name)s's links were revoked.", name=seat.name)
+    return None
+
+
+def _too_early(refusal: pace.TooEarly) -> str:
+    if refusal.held == "away":
+        return _("%(name)s is away: their clock stands still, so this cannot be done now.",
+                 name=refusal.name)
+    if refusal.held:
+        return _("The game is paused: %(name)s's clock stands still, so this cannot be done "
+                 "now.", name=refusal.name)
+    if refusal.paced:
+        return _("%(name)s's deadline has not passed: this can be done from %(when)s (UTC).",
+                 name=refusal.name, when=_when(refusal.when))
+    return _("This game has no deadlines: this can be done once %(name)s has had the move "
+             "for %(days)s days, from %(when)s (UTC).", name=refusal.name,
+             days="%g" % pace.host_wait_days(), when=_when(refusal.when))
+
+
+PACE_ACTIONS = {"extend": (pace.extend, "extended"), "default": (pace.play_default_once, "default"),
+                "handover": (pace.hand_over, "handover"), "undo": (pace.undo_hand_over, "undone")}
 
 
 @bp.post("/<token>/pace/<what>/<int:seat>")
 def pace_seat(token, what, seat):
-    """A late seat: more time, its default move once, or default moves from now on."""
+    """A late seat: more time, its default move once, or default moves from now on (and back)."""
     game = _game(token)
     if what not in PACE_ACTIONS:
         return _page(token, game, error=_("Unknown request."), status=404)
+    action, done = PACE_ACTIONS[what]
     try:
-        PACE_ACTIONS[what](game.id, seat)
+        action(game.id, seat)
+    except pace.TooEarly as refusal:
+        return _page(token, game, error=_too_early(refusal), status=409)
     except pace.PaceError:
-        return _page(token, game, error=_("That cannot be done now: the game has moved on."),
-                     status=409)
-    return redirect(f"/host/{token}", code=303)
+        return _page(token, store.get_game(game.id),
+                     error=_("That cannot be done now: the game has moved on."), status=409)
+    return redirect(f"/host/{token}?done={done}&seat={seat}", code=303)
 
 
 @bp.post("/<token>/pause")
@@ -57,7 +129,7 @@ def pause(token):
         pace.pause(game.id)
     except pace.PaceError:
         return _page(token, game, error=_("The game is over."), status=409)
-    return redirect(f"/host/{token}", code=303)
+    return redirect(f"/host/{token}?done=paused", code=303)
 
 
 @bp.post("/<token>/resume")
@@ -67,13 +139,13 @@ def resume(token):
         pace.resume(game.id)
     except pace.PaceError:
         return _page(token, game, error=_("The game is over."), status=409)
-    return redirect(f"/host/{token}", code=303)
+    return redirect(f"/host/{token}?done=resumed", code=303)
 
 
 @bp.post("/<token>/revoke/<int:seat>")
 def revoke(token, seat):
     fresh.revoke(_game(token), seat)
-    return redirect(f"/host/{token}", code=303)
+    return redirect(f"/host/{token}?done=revoked&seat={seat}", code=303)
 
 
 @bp.post("/<token>/resend/<int:seat>")
@@ -84,7 +156,7 @@ def resend(token, seat):
         fresh.resend(game.id, seat)
     except limits.Refused as refusal:
         return _page(token, game, status=refusal.status, error=refusal.reason)
-    return redirect(f"/host/{token}", code=303)
+    return redirect(f"/host/{token}?done=resent&seat={seat}", code=303)
 
 
 @bp.post("/<token>/retry/<int:mail_id>")
@@ -92,7 +164,7 @@ def retry(token, mail_id):
     """Send a mail that failed for good once more (after the host fixed the address)."""
     game = _game(token)
     outbox.retry(game, mail_id)
-    return redirect(f"/host/{token}", code=303)
+    return redirect(f"/host/{token}?done=retried", code=303)
 
 
 @bp.post("/<token>/webhook")

@@ -150,7 +150,9 @@ def test_wait_tells_the_host_once_per_late_decision_and_the_host_chooses(app):
     assert len(mails("host-late")) == 2         # the extended deadline was missed too
     pace.play_default_once(game.id, 0, now=asked + dt.timedelta(hours=56))
     assert len(timeouts(game)) == 1
-    pace.hand_over(game.id, 1, now=asked + dt.timedelta(hours=56))   # Bob, now asked
+    with pytest.raises(pace.TooEarly):          # Bob, now asked: his deadline is to come
+        pace.hand_over(game.id, 1, now=asked + dt.timedelta(hours=56))
+    pace.hand_over(game.id, 1, now=asked + dt.timedelta(hours=81))
     game = store.get_game(game.id)
     assert seat(game, 1).dropped and len(timeouts(game)) >= 2
     assert store.verify(game) == []
@@ -334,14 +336,23 @@ def test_pages_say_how_long_each_seat_has_had_the_move_and_its_deadline(app, cli
 def test_host_page_pauses_resumes_and_deals_with_a_late_seat(app, client, smtp):
     game = new_game("wait")
     token = host_token(smtp)
-    asked = seat(game, 0).asked_at
-    pace.run_pass(asked + 1.1 * DAY)
+
+    def late_now():             # the page uses the real clock: Ann's deadline passed an hour ago
+        now = clock.utcnow()
+        Seat.update(asked_at=now - 1.1 * DAY, remind_at=now - 0.5 * DAY,
+                    deadline=now - 0.1 * DAY).where(Seat.game == game.id,
+                                                    Seat.index == 0).execute()
+        pace.run_pass(now)
+        return now
+    now = late_now()
     page = client.get(f"/host/{token}").get_data(as_text=True)
     assert "Give more time" in page and "Play the default move once" in page
     assert client.post(f"/host/{token}/pace/extend/0").status_code == 303
-    assert seat(game, 0).late_at is None and seat(game, 0).deadline > asked + 1.1 * DAY
+    assert seat(game, 0).late_at is None and seat(game, 0).deadline > now
     assert client.post(f"/host/{token}/pace/nonsense/0").status_code == 404
     assert client.post(f"/host/{token}/pace/default/1").status_code == 409   # Bob is not asked
+    assert client.post(f"/host/{token}/pace/default/0").status_code == 409   # more time now
+    late_now()
     assert client.post(f"/host/{token}/pace/default/0").status_code == 303
     assert len(timeouts(game)) == 1
     assert client.post(f"/host/{token}/pause").status_code == 303
@@ -349,8 +360,8 @@ def test_host_page_pauses_resumes_and_deals_with_a_late_seat(app, client, smtp):
     assert "The game is paused" in client.get(f"/games/{game.id}").get_data(as_text=True)
     assert client.post(f"/host/{token}/resume").status_code == 303
     assert Game.get_by_id(game.id).paused_at is None
-    assert client.post(f"/host/{token}/pace/handover/1").status_code == 303
-    assert seat(game, 1).dropped
+    assert client.post(f"/host/{token}/pace/handover/1").status_code == 409   # not late
+    assert not seat(game, 1).dropped
 
 
 def test_a_dropped_player_comes_back_through_a_spent_link(app, client, smtp):
