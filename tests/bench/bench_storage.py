@@ -2,19 +2,23 @@
 table, on SQLite and (where PBEM_TEST_DATABASE_URL names one) PostgreSQL; random games played
 to their end through the use cases (moves.act: log, snapshot, links, mail rendered as in
 production). On PostgreSQL also the game table's live rows beside its size — the dead copies
-of the state each move leaves — before and after VACUUM, and what `mail prune` frees. Prints
-figures; never fails on size."""
+of the state each move leaves — before and after VACUUM, and what `mail prune` frees, with the
+game table as before migration 011 (fillfactor 100) and as now (80: the snapshot's rewrite is a
+HOT update, pruned in place). Then a long game (a card game of `pass` moves through moves.act):
+the game table's size as it grows, and the replay steps of a 45,000-move game: from the nearest
+checkpoint (now) against from the seed (before 011). Prints figures; never fails on size."""
 from __future__ import annotations
 
 import datetime as dt
 import os
 import random
 import tempfile
+import time
 from pathlib import Path
 
 from pbem.app import create_app
 from pbem.db import database
-from pbem.db.models import Game, Outbox, db
+from pbem.db.models import Game, Outbox, Seat, db
 from pbem.log import store
 from pbem.play import moves
 from tests.bench import sized
@@ -22,7 +26,9 @@ from tests.conftest import free_port
 
 RULES = sized("tigris", "duel")      # quick: the test game (a few moves to its end)
 GAMES = sized(4, 1)
-TABLES = ("game", "event", "outbox", "link", "seat")
+TABLES = ("game", "event", "checkpoint", "outbox", "link", "seat")
+LONG = sized(2_000, 120)              # moves of the long game through moves.act
+REPLAYED = sized(45_000, 600)         # moves of the game whose replay steps are timed
 SECRET = "bench-secret-long-enough-for-production"
 
 
@@ -74,21 +80,65 @@ def show(label: str, sizes: dict, games: int, moves_played: int) -> None:
           + ", ".join(f"{t} {per_game[t] / 1024:,.0f} KB" for t in TABLES), flush=True)
 
 
-def measure(kind: str, url: str, path: Path | None = None) -> None:
+def play_long(moves_: int, every: int, sizes_now=None) -> list[tuple[int, int]]:
+    """A 2-player card game of `moves_` passes through moves.act; (moves, game-table bytes)
+    every `every` moves (PostgreSQL: `sizes_now`, postgresql_sizes)."""
+    players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]
+    game, _ = moves.create_game("tigris_cards", players, seed=7, host_email="host@example.org")
+    rules, sizes = store.rules_of(game), []
+    for n in range(1, moves_ + 1):
+        game = store.get_game(game.id)
+        moves.act(game.id, rules.to_act(store.state_of(game))[0], {"type": "pass"}, game.seq)
+        if sizes_now is not None and n % every == 0:
+            sizes.append((n, sizes_now()["game"]))
+    return sizes
+
+
+def replay_steps(kind: str) -> None:
+    """Replay steps of a REPLAYED-move card game: the last one (the snapshot), the worst one
+    (CHECKPOINT_EVERY - 1 events after a checkpoint), a sweep of every step of one checkpoint's
+    stretch, and the last step from the seed as every step was rebuilt before 011."""
+    from tests.server.test_checkpoints import passing_game
+    game = passing_game(REPLAYED)
+    every = store.CHECKPOINT_EVERY
+    worst = (game.seq // every) * every - 1
+    sweep = range(worst - every + 1, worst + 1)
+
+    def timed(step):
+        started = time.perf_counter()
+        rebuilt = store.state_at(game, step)
+        return (time.perf_counter() - started) * 1000, rebuilt.replayed
+    last, _ = timed(game.seq)
+    worst_ms, worst_n = timed(worst)
+    swept = [timed(step)[0] for step in sweep]
+    started = time.perf_counter()
+    for _event, _state in store.replay(game, upto=game.seq):
+        pass
+    seed_ms = (time.perf_counter() - started) * 1000
+    print(f"   {kind} replay step of a {game.seq:,}-move card game: last step {last:.1f} ms, "
+          f"worst step {worst_ms:.1f} ms ({worst_n} events applied), mean over {len(swept)} steps "
+          f"{sum(swept) / len(swept):.1f} ms; from the seed (before 011) {seed_ms:,.0f} ms",
+          flush=True)
+
+
+def measure(kind: str, url: str, path: Path | None = None, fillfactor: int | None = None) -> None:
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "BASE_URL": "http://pbem.bench",
                       "MAIL_PORT": free_port(), "ENV": "development"})
     with app.app_context():
         db.connect(reuse_if_open=True)
         database.upgrade()
+        if fillfactor is not None:
+            db.obj.execute_sql(f"ALTER TABLE game SET (fillfactor = {int(fillfactor)})")
+        label = "" if fillfactor is None else f" (game fillfactor {fillfactor})"
         rng = random.Random(23)
         played = sum(play_to_the_end(rng) for _ in range(GAMES))
         if kind == "SQLite":
             show(f"SQLite {RULES}", sqlite_sizes(path), GAMES, played)
         else:
             before, live = postgresql_sizes(), live_game_bytes()
-            show(f"PostgreSQL {RULES}", before, GAMES, played)
-            print(f"   PostgreSQL game table: {before['game'] / GAMES / 1024:,.0f} KB per game on disk "
-                  f"for {live / GAMES / 1024:,.1f} KB of live rows", flush=True)
+            show(f"PostgreSQL {RULES}{label}", before, GAMES, played)
+            print(f"   PostgreSQL game table{label}: {before['game'] / GAMES / 1024:,.0f} KB per game "
+                  f"on disk for {live / GAMES / 1024:,.1f} KB of live rows", flush=True)
             db.close()
             db.connect()
             db.obj.execute_sql("VACUUM FULL")
@@ -102,6 +152,25 @@ def measure(kind: str, url: str, path: Path | None = None) -> None:
                   f"newest {admin.HOST_PAGE_MAIL}); outbox "
                   f"{postgresql_sizes()['outbox'] / GAMES / 1024:,.0f} KB per game", flush=True)
         assert Game.select().where(Game.status == "over").count() == GAMES
+        if kind == "SQLite":
+            Game.delete().execute()
+            db.obj.execute_sql("VACUUM")
+            start = sqlite_sizes(path)
+            play_long(LONG, LONG)
+            grown = sqlite_sizes(path)
+            print(f"   SQLite long card game, {LONG:,} passes: {grown['total'] - start['total']:,} bytes "
+                  f"({(grown['total'] - start['total']) / LONG * 1000 / 1024:,.0f} KB per 1,000 moves); "
+                  f"game table {grown['game'] / 1024:,.0f} KB, checkpoints "
+                  f"{grown['checkpoint'] / 1024:,.0f} KB", flush=True)
+        else:
+            Game.delete().execute()
+            db.obj.execute_sql("VACUUM FULL")
+            sizes = play_long(LONG, max(1, LONG // 4), postgresql_sizes)
+            print(f"   PostgreSQL long card game{label}: game table "
+                  + ", ".join(f"{size / 1024:,.0f} KB after {n:,}" for n, size in sizes)
+                  + f" moves; checkpoints {postgresql_sizes()['checkpoint'] / 1024:,.0f} KB", flush=True)
+        if fillfactor is None or fillfactor == 80:
+            replay_steps(kind)
         db.close()
         if hasattr(db.obj, "close_all"):
             db.obj.close_all()
@@ -131,7 +200,8 @@ def main() -> None:
         measure("SQLite", f"sqlite:///{path}", path)
     pg = os.environ.get("PBEM_TEST_DATABASE_URL")
     if pg:
-        measure("PostgreSQL", own_postgresql(pg))
+        measure("PostgreSQL", own_postgresql(pg), fillfactor=100)    # the game table before 011
+        measure("PostgreSQL", own_postgresql(pg), fillfactor=80)     # as migration 011 sets it
     else:
         print("   PostgreSQL: not measured (PBEM_TEST_DATABASE_URL is not set)")
 
