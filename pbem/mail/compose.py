@@ -242,10 +242,7 @@ def state_at(game: Game, seq: int):
     rules = store.rules_of(game)
     if seq == game.seq:
         return rules, rules.load(game.state)
-    state = None
-    for _event, state in store.replay(game, upto=seq):
-        pass
-    return rules, state
+    return rules, store.state_at(game, seq).state      # from the nearest replay checkpoint
 
 
 def since_last_turn(game: Game, seat: Seat, since: int, upto: int, names: list[str]) -> list[str]:
@@ -350,7 +347,9 @@ def _turn(row, game, context):
                         last_moves=_last_moves(game, seat, since, seq, presenter, view)),
         holdings=holdings_lines(presenter, view=view, names=names, seat=seat.index),
         link=turn_url(token), replay_link=replay_url(token), max_age_days=_max_age_days(),
-        reply=reply_help(rules, state, seat.index, view))
+        reply=reply_help(rules, state, seat.index, view),
+        restored_to=(dt.datetime.fromisoformat(context["restored_to"])
+                     if context.get("restored_to") else None))
 
 
 LISTED_CODES = 40       # a mail lists this many reply codes; beyond, their shapes with examples

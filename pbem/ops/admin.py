@@ -3,9 +3,11 @@ reissue a host link, back up and restore an SQLite database. The `pbem` commands
 from __future__ import annotations
 
 import datetime as dt
+import re
 import smtplib
 import sqlite3
 import ssl
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -382,17 +384,115 @@ def _unwritable(folder: Path, exc: BaseException) -> str:
             "user may write, e.g. install -d -o pbem -g pbem -m 700 /var/backups/pbem-sqlite")
 
 
+SHOWN_OBJECTS = 8      # foreign schema objects named in a refusal
+
+
+def schema_of(connection: sqlite3.Connection) -> dict[tuple[str, str], tuple]:
+    """Each schema object of an SQLite database but SQLite's own, (type, name) -> what it is:
+    a table's columns (as a set: a rollback and upgrade may reorder them), foreign keys and
+    CHECK constraints; an index's table, uniqueness, partiality and columns; a trigger's or a
+    view's SQL."""
+    objects = {}
+    rows = connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                              "WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!'").fetchall()
+    for kind, name, table, sql in rows:
+        quoted = name.replace('"', '""')
+        if kind == "table":
+            columns = frozenset(
+                (c[1], (c[2] or "").upper(), c[3], c[4], c[5], c[6])
+                for c in connection.execute(f'PRAGMA table_xinfo("{quoted}")'))
+            keys = frozenset(tuple(k[2:]) for k in
+                             connection.execute(f'PRAGMA foreign_key_list("{quoted}")'))
+            checks = len(re.findall(r"\bCHECK\b", sql or "", re.IGNORECASE))
+            objects[(kind, name)] = (columns, keys, checks)
+        elif kind == "index":
+            listed = {i[1]: i for i in connection.execute(
+                f'PRAGMA index_list("{table.replace(chr(34), chr(34) * 2)}")')}
+            entry = listed.get(name)
+            columns = tuple(c[2] for c in connection.execute(f'PRAGMA index_info("{quoted}")'))
+            objects[(kind, name)] = (table, entry[2] if entry else None,
+                                     entry[4] if entry else None, columns)
+        else:                                   # trigger, view: pbem makes none
+            objects[(kind, name)] = (table, " ".join((sql or "").split()))
+    return objects
+
+
+def pbem_schema(migrations: list[str]) -> dict[tuple[str, str], tuple]:
+    """The schema pbem's own migrations `migrations` build, in an empty scratch database."""
+    from peewee_migrate import Router
+    from ..db.database import MIGRATIONS
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "reference.db"
+        scratch = pw.SqliteDatabase(str(path))
+        try:
+            router = Router(scratch, migrate_dir=MIGRATIONS)
+            unknown = sorted(set(migrations) - set(router.todo))
+            if unknown:
+                raise OpsError(f"will not restore: the backup has migrations this pbem does not "
+                               f"know ({', '.join(unknown)}): restore it with the pbem that made it")
+            migrator = router.migrator_class(scratch)
+            for name in sorted(migrations):
+                router.run_one(name, migrator, fake=False)
+        finally:
+            scratch.close()
+        connection = sqlite3.connect(path)
+        try:
+            return schema_of(connection)
+        finally:
+            connection.close()
+
+
+def foreign_objects(backup_file: Path) -> list[str]:
+    """The schema objects of a backup that pbem's migrations (those the backup says it had)
+    do not make, or that differ from what they make: a crafted trigger, view, table, column,
+    index or constraint. Empty for a backup pbem made."""
+    connection = sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)
+    try:
+        found = schema_of(connection)
+        migrations = [name for (name,) in connection.execute("SELECT name FROM migratehistory")]
+    except sqlite3.DatabaseError as exc:
+        raise OpsError(f"will not restore: {backup_file} is not a pbem database ({exc})") from None
+    finally:
+        connection.close()
+    own = pbem_schema(migrations)
+    foreign = []
+    for (kind, name), what in sorted(found.items()):
+        if (kind, name) not in own:
+            foreign.append(f"{kind} {name}")
+        elif own[(kind, name)] != what:
+            foreign.append(f"{kind} {name} (altered)")
+    return foreign
+
+
 def restore(url: str, backup_file: Path, force: bool = False) -> None:
-    """Put `backup_file` in place of the database (refusing to overwrite one unless `force`)."""
+    """Put `backup_file` in place of the database (refusing to overwrite one unless `force`).
+    A backup holding schema objects pbem did not create (a trigger that un-spends links, a
+    table, an altered column or index) is refused, and nothing is changed."""
     target = sqlite_path(url)
     problem = integrity(backup_file)
     if problem:
         raise OpsError(f"will not restore: {problem}")
+    foreign = foreign_objects(backup_file)
+    if foreign:
+        more = len(foreign) - SHOWN_OBJECTS
+        raise OpsError("will not restore: the backup holds schema objects pbem did not create: "
+                       + ", ".join(foreign[:SHOWN_OBJECTS]) + (f" and {more} more" if more > 0 else "")
+                       + f". Nothing was changed; restore a backup made by pbem backup")
     if target.exists() and target.stat().st_size and not force:
         raise OpsError(f"{target} exists (a live database?): stop pbem-web and pbem-mail, "
                        "then pass --force to overwrite it")
     target.parent.mkdir(parents=True, exist_ok=True)
     copy_sqlite(backup_file, target)
+
+
+def mail_after_restore():
+    """(the moment the restored database was last written, [(game id, names of the seats
+    mailed)], [games that failed]): every seat to act in every running game gets a fresh link
+    saying the game was restored to that moment."""
+    from ..play import restored
+    when = restored.restored_to()
+    mailed, failed = restored.mail_seats_to_act(when)
+    return when, mailed, failed
 
 
 def verify_all() -> list[tuple[Game, list[str]]]:

@@ -645,32 +645,53 @@ def backup_command(file, force):
 
 
 @click.command("restore")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), required=False)
 @click.option("--force", is_flag=True, help="Overwrite the existing database.")
+@click.option("--mail-only", is_flag=True,
+              help="Restore nothing: mail every seat to act its newest link (after a restore "
+                   "that needed pbem db upgrade first).")
 @with_appcontext
-def restore_command(file, force):
-    """Put an SQLite backup in place of the database, then verify every game in it."""
+def restore_command(file, force, mail_only):
+    """Put an SQLite backup in place of the database, verify every game in it, then mail every
+    seat to act in every running game a fresh link saying the game was restored."""
     from ..play import health
     from . import admin as ops
-    if not db.is_closed():
-        db.close()
-    try:
-        ops.restore(current_app.config["DATABASE_URL"], file, force)
-    except ops.OpsError as exc:
-        raise click.ClickException(str(exc))
+    if file is None and not mail_only:
+        raise click.UsageError("name the backup FILE (or pass --mail-only)")
+    if not mail_only:
+        if not db.is_closed():
+            db.close()
+        try:
+            ops.restore(current_app.config["DATABASE_URL"], file, force)
+        except ops.OpsError as exc:
+            raise click.ClickException(str(exc))
     db.connect(reuse_if_open=True)
     try:
         pending = health.pending_migrations()
-        results = ops.verify_all()
+        results = [] if mail_only else ops.verify_all()
+        mailed = failed = when = None
+        if not pending:
+            when, mailed, failed = ops.mail_after_restore()
     finally:
         db.close()
     broken = [(game, problems) for game, problems in results if problems]
-    click.echo(f"restored {file}: {len(results)} games, {len(broken)} broken")
+    if not mail_only:
+        click.echo(f"restored {file}: {len(results)} games, {len(broken)} broken")
     for game, problems in broken:
         click.echo(f"  game {game.id}: " + "; ".join(problems))
     if pending:
-        click.echo("the backup is older than this pbem: run pbem db upgrade")
-    if broken:
+        click.echo("the backup is older than this pbem: run pbem db upgrade, then "
+                   "pbem restore --mail-only to mail the seats to act their newest links")
+    else:
+        seats = sum(len(names) for _game, names in mailed)
+        click.echo(f"queued a fresh link for {seats} seats to act in {len(mailed)} running games"
+                   + (f", saying the game was restored to {when:%Y-%m-%d %H:%M:%S} UTC" if when
+                      else ""))
+        for game_id, names in mailed:
+            click.echo(f"  game {game_id}: {', '.join(names)}")
+        for line in failed:
+            click.echo(f"  not mailed: {line}")
+    if broken or failed:
         raise SystemExit(1)
 
 

@@ -61,9 +61,10 @@ def after_change(game: Game, rules, state, before: list[int],
             turn_mail(game, seats[index], now=at)
 
 
-def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None) -> str | None:
+def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None, **extra) -> str | None:
     """Issue a fresh link for `seat` and queue its mail: what happened since its last turn, the
-    board, what is asked (`kind`: turn, reminder or link — a fresh link asked for). A player on
+    board, what is asked (`kind`: turn, reminder, link — a fresh link asked for — or restored,
+    after a restore, with `restored_to` in `extra`, the mail's context). A player on
     a daily digest gets no turn or reminder mail of its own unless the deadline would pass
     before the next digest (`mailed_now`): the digest lists the game (and issues its link)."""
     config = current_app.config
@@ -78,7 +79,8 @@ def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None) -> str | Non
     outbox.queue(game, seat.index, kind, seat.email, "turn", seat.language,
                  token=token, seq=game.seq, since=seat.seen_seq, dropped=bool(seat.dropped),
                  clock_rules=first,
-                 warn_drop=one_miss_from_drop(game, seat), talk=talk.mark_mailed(game, seat))
+                 warn_drop=one_miss_from_drop(game, seat), talk=talk.mark_mailed(game, seat),
+                 **extra)
     Seat.update(seen_seq=game.seq).where(Seat.id == seat.id).execute()
     seat.seen_seq = game.seq
     return token
