@@ -15,6 +15,7 @@ from flask import current_app, g, has_request_context, render_template
 from flask_babel import force_locale, format_decimal, format_timedelta, ngettext
 from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
+from peewee import fn
 from markupsafe import Markup
 
 from ..db.database import is_sqlite
@@ -297,9 +298,26 @@ def _max_age_days() -> int:
 
 # -- one builder per template: (subject, the template's values) ------------------------------------
 
+def has_played(address: str) -> bool:
+    """Whether `address` ever made a move of its own here (in any game)."""
+    return (Event.select(Event.id)
+            .join(Seat, on=((Seat.game == Event.game) & (Seat.index == Event.seat)))
+            .where(fn.LOWER(Seat.email) == (address or "").strip().lower(),
+                   Event.automatic == False, Event.timeout == False)  # noqa: E712
+            .exists())
+
+
 def _invite(row, game, context):
+    """The first mail of a game to a seat. To an address that has never played here its subject
+    is fixed (nothing the host wrote: /new is open to anyone) and it names the host's address,
+    so a stranger's invitation says who sent it."""
     seats = _seats(game)
-    return subject(game), dict(seat=seats[row.seat], names=[s.name for s in seats], host="",
+    mail_subject = subject(game)
+    if not has_played(row.recipient):
+        mail_subject = "[pbem] " + _("An invitation to play %(game)s by email",
+                                     game=game_name(game.rules))
+    return mail_subject, dict(seat=seats[row.seat], names=[s.name for s in seats],
+                               host=game.host_email or "",
                                game_name=game_name(game.rules), own_title=_own_title(game),
                                **clock_rules_of(game))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, optout, signups, webhooks
+from ..play import clock, signups, webhooks
 from ..mail import compose
 from ..log import store
 from .. import validate
@@ -116,7 +116,8 @@ def read_form(form) -> dict:
                for key, default in RULES[rules_name].options.items()}
     _rules, options = store.validate_new_game(rules_name, len(players), options)
     host_email = validate.host_email(form.get("host_email"), required=confirming())
-    _refuse_opted_out([p["email"] for p in players] + [host_email])
+    # an address that opted out is not refused here: the answer would tell anyone which
+    # addresses did. It is simply sent nothing (the outbox queues nothing for it).
     return {"rules": rules_name, "players": players, "options": options,
             "title": validate.title(form.get("title")), "host_email": host_email,
             "pace": pace_of_form(form), "webhook": webhooks.check_optional(form.get("webhook"))}
@@ -137,13 +138,6 @@ def pace_of_form(form) -> dict:
             not 1 <= int(raw_drop) <= clock.MAX_DROP_AFTER:
         raise validate.Invalid(_("The number of missed deadlines must be a whole number from 1 to 100."))
     return clock.check_pace(days, form.get("on_timeout", "wait"), int(raw_drop))
-
-
-def _refuse_opted_out(emails) -> None:
-    refused = sorted(optout.opted_out(emails))
-    if refused:
-        raise validate.Invalid(_("%(email)s has asked this server for no more mail.",
-                           email=refused[0]))
 
 
 def _option(form, key, default):

@@ -49,6 +49,11 @@ def test_turn_mail_shows_own_holdings_and_no_one_elses(app, smtp, rules_name):
             assert line not in text and line not in html, f"seat {other}'s holdings"
 
 
+def title_of_rules(game) -> str:
+    from pbem.games import RULES
+    return RULES[game.rules].title
+
+
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_invitation_and_threading(app, smtp, rules_name):
     game, _ = playing.create_game(rules_name, players(rules_name), seed=5, title="Friday game")
@@ -61,7 +66,10 @@ def test_invitation_and_threading(app, smtp, rules_name):
         assert smtp.inbox.headline(invite).startswith("The host invites you to play ")
         assert "“Friday game”" in text
         assert "Players: " + ", ".join(f"{n} (you)" if n == name else n for n in NAMES) in text
-        assert len({m["Subject"] for m in mails}) == 1 and "Friday game" in invite["Subject"]
+        # the invitation to an address that never played here has a fixed subject (nothing a
+        # host wrote); every later mail of the game shares the game's own
+        assert invite["Subject"] == f"[pbem] An invitation to play {title_of_rules(game)} by email"
+        assert len({m["Subject"] for m in mails[1:]}) == 1 and "Friday game" in mails[1]["Subject"]
         root = invite["Message-ID"]
         assert invite["In-Reply-To"] is None and root.startswith(f"<pbem.{game.id}.seat{seat}.")
         for later in mails[1:]:

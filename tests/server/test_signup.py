@@ -9,7 +9,6 @@ import time
 import pytest
 
 from pbem.mail import mailer
-from pbem.play import optout
 from pbem.db.models import Game, Outbox, Signup
 
 CONFIRM = re.compile(r"http://pbem\.test(/new/confirm/[A-Za-z0-9_.\-]+)")
@@ -104,13 +103,6 @@ def test_the_client_address_comes_from_the_proxy_only_when_configured(app_with, 
                              headers={"X-Forwarded-For": "192.0.2.3"}).status_code == 303
     assert behind_nginx.post("/new", data=form("d@example.org"),
                              headers={"X-Forwarded-For": "192.0.2.3"}).status_code == 429
-
-
-def test_an_opted_out_address_is_refused_on_the_form(production):
-    optout.opt_out("Bob@Example.org")
-    answer = production.test_client().post("/new", data=form())
-    assert answer.status_code == 400 and "no more mail" in answer.get_data(as_text=True)
-    assert Outbox.select().count() == 0
 
 
 def test_operators_can_close_new(app_with, smtp):
