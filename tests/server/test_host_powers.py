@@ -326,3 +326,19 @@ def test_the_host_page_marks_dropped_away_and_opted_out_seats(app, client, smtp)
     page = client.get(f"/host/{token}?lang=en").get_data(as_text=True)
     assert "dropped after 1 missed deadline: default moves are played for them" in page
     assert "away until" in page and "opted out of all mail" in page
+
+
+def test_the_hosts_home_says_what_needs_them_in_both_languages(app, client, smtp):
+    game, _ = new_game("auto", days=1, drop_after=1)
+    quiet, _ = new_game("wait", days=3)
+    pace.run_pass(seat(game, 0).deadline + dt.timedelta(seconds=1))     # Ann dropped
+    pace.pause(game.id)
+    mailer.send_due()
+    me = home_token(smtp, HOST)
+    page = client.get(f"/me/{me}?lang=en").get_data(as_text=True)
+    entry = page.split(f'data-game="{game.id}"')[1].split("</li>")[0]
+    assert "default moves played for: Ann" in entry and "paused" in entry
+    other = page.split(f'data-game="{quiet.id}"')[1].split("</li>")[0]
+    assert "Nothing needs you now." in other
+    hu = client.get(f"/me/{me}?lang=hu").get_data(as_text=True)
+    assert "Játékok, amelyeknek a házigazdája vagy" in hu and "szünetel" in hu
