@@ -2,6 +2,8 @@
 what the game's own scoring rewards."""
 from __future__ import annotations
 
+import json
+
 import math
 
 import pytest
@@ -55,6 +57,22 @@ def test_card_game_values_rise_with_a_scored_card_of_the_weakest_colour(players)
     raised = copy_json(state)
     raised["piles"][0].append(card)
     assert values(raised)[0] > values(state)[0]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_card_game_values_count_a_leader_on_the_table(players):
+    """Points come only to a leader's owner: a leader out is worth something before any point
+    (without it the bot played cards for its opponent's leaders and lost to random play)."""
+    from pbem.bots.tigris_cards import LEADER_WORTH, leaders_out
+    values = heuristic_for(RULES["tigris_cards"]).values
+    state = json.loads(json.dumps(late_position("tigris_cards", players, 2)))   # plain slots
+    column, row = next((c, r) for c, col in enumerate(state["columns"])
+                       for r, slot in enumerate(col) if r and "leader" not in slot)
+    raised = json.loads(json.dumps(state))
+    raised["columns"][column][row] = {**state["columns"][column][row], "leader": [0, "red"]}
+    assert leaders_out(raised)[0] == leaders_out(state)[0] + 1
+    assert values(raised)[0] == pytest.approx(values(state)[0] + LEADER_WORTH)
+    assert values(raised)[1:] == values(state)[1:]
 
 
 @pytest.mark.parametrize("players", [2, 3])
