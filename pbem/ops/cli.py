@@ -478,7 +478,7 @@ def players_away(email, days):
         raise click.ClickException(str(exc))
     left = pace.vacation(email)["left"]
     click.echo(f"{row.email} is away until {row.away_until:%Y-%m-%d %H:%M} UTC; "
-               f"{left:g} vacation days left this year")
+               f"{pace.days_text(left)} vacation days left this year")
 
 
 @players_group.command("back")
@@ -488,7 +488,8 @@ def players_back(email):
     """End EMAIL's vacation now; the unused days go back to the bank."""
     ended = pace.come_home(email)
     left = pace.vacation(email)["left"]
-    click.echo(("vacation ended" if ended else "not away") + f"; {left:g} vacation days left")
+    click.echo(("vacation ended" if ended else "not away")
+               + f"; {pace.days_text(left)} vacation days left")
 
 
 # -- pbem dev --------------------------------------------------------------------------------------

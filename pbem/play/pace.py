@@ -143,8 +143,10 @@ def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
     if not seat.dropped:        # a dropped seat's moves are played at once: no news
         webhooks.post(game, "late", seats, seat=seat.index, asked_at=clock.iso(seat.asked_at))
     if game.on_timeout == "auto" or seat.dropped:
+        was_dropped = bool(seat.dropped)
         if _play_default(game, seat, now):
             counts["timeouts"] += 1
+            counts["dropped"] += bool(seat.dropped) and not was_dropped
             return True
     seat.late_at = now                  # wait (or no safe default): the host decides
     seat.save()
@@ -407,7 +409,7 @@ def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
             raise PaceError(f"{address} is away already, until {clock.iso(row.away_until)}")
         left = bank_days() - row.used_days
         if days > left + 1e-9:
-            raise PaceError(f"only {_days(left)} vacation days are left this year, not {days}")
+            raise PaceError(f"only {days_text(left)} vacation days are left this year, not {days}")
         _sync_seats(address, row, now)       # first end the holds of an earlier vacation
         row.away_from, row.away_until = now, now + dt.timedelta(days=days)
         row.used_days += days
@@ -431,5 +433,6 @@ def come_home(address: str, now: dt.datetime | None = None) -> bool:
     return True
 
 
-def _days(value: float) -> str:
-    return f"{value:g}"
+def days_text(value: float) -> str:
+    """Days as a person reads them: to a tenth of a day (26.9987 -> "27", 2.54 -> "2.5")."""
+    return f"{round(value, 1):g}"

@@ -80,6 +80,13 @@ def listing(game: Game, names: list[str] | None = None) -> list[dict]:
     return [as_dict(m, names) for m in reversed(latest)]
 
 
+def from_others(game: Game, seat_index: int) -> int:
+    """How many of the game's messages are not `seat_index`'s own (the home page's count)."""
+    return (Message.select().where(Message.game == game,
+                                   Message.seat.is_null() | (Message.seat != seat_index))
+            .count())
+
+
 def mark_mailed(game: Game, seat: Seat) -> list[int]:
     """The messages `seat` has not had in a mail yet, as the id range [after, upto] that the
     mail carrying them shows (`mailed_between`); marks them mailed (inside the caller's

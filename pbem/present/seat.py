@@ -80,6 +80,21 @@ def done_lines(game, since_seq, names, language, until_others=False) -> list[str
     return lines
 
 
+def turn_began(game, seat: int, last_seq: int) -> int:
+    """The seq of the first of `seat`'s own actions in the run that ends at `last_seq` (the
+    actions of its turn, with the forced moves between them, back to another player's choice):
+    where the "What your move did" of a finished turn begins."""
+    start = last_seq
+    earlier = (game.events.where(Event.seq < last_seq, Event.seq > 0)
+               .order_by(Event.seq.desc()).limit(LOG_LINES))
+    for e in earlier:
+        if e.seat == seat and not e.automatic:
+            start = e.seq
+        elif not e.automatic:
+            break
+    return start
+
+
 def newer_mailed(game, link: Link):
     """When the seat's newest link was issued, if it is newer than `link`; else None."""
     newest = links.newest(game.id, link.seat)
@@ -123,7 +138,7 @@ def home_entry(seat: Seat) -> dict:
             "away_until": in_force.away_until if in_force else None,
             "dropped": bool(seat.dropped) and game.status == "running",
             "summary": results.summary(result, names) if result else None,
-            "messages": len(talk.listing(game, names))}
+            "messages": talk.from_others(game, seat.index)}
 
 
 def board(game: Game, seat: int | None, state=None, seq: int | None = None,

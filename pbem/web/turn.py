@@ -234,8 +234,10 @@ def act(token):
     if not seat_view.link_is_spent(access.link.id):
         # still this seat's turn: the refreshed page says what the action did
         return redirect(f"/turn/{token}?done={seq + 1}", code=303)
-    # the turn passed: a page that stays reachable after the link is spent
-    return redirect(f"/turn/{token}/done?done={seq + 1}", code=303)
+    # the turn passed: a page that stays reachable after the link is spent, saying what every
+    # action of the turn did
+    began = seat_view.turn_began(game, access.seat, seq + 1)
+    return redirect(f"/turn/{token}/done?done={began}", code=303)
 
 
 @bp.post("/turn/<token>/back")
