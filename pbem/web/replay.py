@@ -3,8 +3,9 @@
 Who sees what: a finished game shows everything (every seat's holdings); during a game a
 player, from one of their turn links, replays the views of their own seat, and a spectator
 the public view (seat None). States come from the log (`store.replay`'s way: setup from the
-seed, then apply); every CHECKPOINT-th state is kept in process so a step in a 2000-move game
-costs at most CHECKPOINT applications.
+seed, then apply), from the nearest replay checkpoint the database keeps (every
+store.CHECKPOINT_EVERY-th state, shared by every worker), so a step of a game of any length
+costs fewer than that many applications.
 """
 from __future__ import annotations
 
