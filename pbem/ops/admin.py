@@ -19,7 +19,7 @@ from ..play import announce, health, links, outbox
 from ..mail import compose, inbound
 from ..log import store
 from ..db.database import parts_of, write_transaction
-from ..db.models import Game, Link, Outbox, db, utcnow
+from ..db.models import MODELS, Game, Link, Outbox, db, utcnow
 
 # -- pbem check --------------------------------------------------------------------------------------
 
@@ -462,6 +462,44 @@ def foreign_objects(backup_file: Path) -> list[str]:
         elif own[(kind, name)] != what:
             foreign.append(f"{kind} {name} (altered)")
     return foreign
+
+
+def foreign_objects_postgresql() -> list[str]:
+    """The objects of pbem's PostgreSQL schema that pbem's migrations never make (it makes no
+    trigger, function, view, rule or policy): after a pg_restore of a crafted dump. Functions
+    of installed extensions are not counted."""
+    own = {model._meta.table_name for model in MODELS} | {"migratehistory"}
+    queries = {
+        "trigger": "SELECT c.relname || '.' || t.tgname FROM pg_trigger t "
+                   "JOIN pg_class c ON c.oid = t.tgrelid "
+                   "WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace",
+        "event trigger": "SELECT evtname FROM pg_event_trigger",
+        "function": "SELECT p.proname FROM pg_proc p WHERE p.pronamespace = "
+                    "current_schema()::regnamespace AND NOT EXISTS (SELECT 1 FROM pg_depend d "
+                    "WHERE d.objid = p.oid AND d.deptype = 'e')",
+        "rule": "SELECT tablename || '.' || rulename FROM pg_rules "
+                "WHERE schemaname = current_schema()",
+        "policy": "SELECT tablename || '.' || policyname FROM pg_policies "
+                  "WHERE schemaname = current_schema()",
+        "relation": "SELECT relname FROM pg_class WHERE relnamespace = "
+                    "current_schema()::regnamespace AND relkind IN ('r', 'v', 'm', 'p', 'f')",
+    }
+    found = []
+    for kind, sql in queries.items():
+        for (name,) in db.obj.execute_sql(sql).fetchall():
+            if kind != "relation" or name not in own:
+                found.append(f"{'table or view' if kind == 'relation' else kind} {name}")
+    return sorted(found)
+
+
+def foreign_schema(url: str) -> list[str]:
+    """The schema objects of the live database that pbem did not create (see foreign_objects
+    and foreign_objects_postgresql)."""
+    if url.startswith("sqlite:///") and not url.endswith(":memory:"):
+        return foreign_objects(sqlite_path(url))
+    if url.startswith("sqlite"):
+        return []
+    return foreign_objects_postgresql()
 
 
 def restore(url: str, backup_file: Path, force: bool = False) -> None:

@@ -668,6 +668,13 @@ def restore_command(file, force, mail_only):
             raise click.ClickException(str(exc))
     db.connect(reuse_if_open=True)
     try:
+        if mail_only:               # after a pg_restore: the dump may be crafted too
+            foreign = ops.foreign_schema(current_app.config["DATABASE_URL"])
+            if foreign:
+                raise click.ClickException(
+                    "will not mail: the database holds schema objects pbem did not create: "
+                    + ", ".join(foreign[:ops.SHOWN_OBJECTS]) + ". Nothing was mailed; drop them "
+                    "or restore a dump of pbem's own database")
         pending = health.pending_migrations()
         results = [] if mail_only else ops.verify_all()
         mailed = failed = when = None

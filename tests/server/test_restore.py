@@ -122,3 +122,42 @@ def test_restore_refuses_schema_objects_pbem_did_not_create(sqlite_app, tmp_path
     assert (tmp_path / "live/pbem.db").read_bytes() == live
     db.connect(reuse_if_open=True)
     assert Game.get_by_id(game.id).seq == seq
+
+
+def foreign_trigger() -> None:
+    """A trigger that un-spends links, as a crafted dump would bring it."""
+    from pbem.db import database
+    if database.is_sqlite():
+        db.obj.execute_sql("CREATE TRIGGER unspend AFTER UPDATE OF spent_at ON link "
+                           "BEGIN UPDATE link SET spent_at = NULL WHERE id = NEW.id; END")
+        return
+    db.obj.execute_sql("CREATE FUNCTION unspend() RETURNS trigger LANGUAGE plpgsql AS "
+                       "$$ BEGIN NEW.spent_at := NULL; RETURN NEW; END $$")
+    db.obj.execute_sql("CREATE TRIGGER unspend BEFORE UPDATE ON link FOR EACH ROW "
+                       "EXECUTE FUNCTION unspend()")
+
+
+def test_mail_only_after_a_pg_restore_refuses_foreign_objects_then_mails(app, smtp):
+    from pbem.db import database
+    from pbem.db.models import Outbox
+    game = duel_game("Ann", "Bob")
+    play_at_random(game, 2, random.Random(1))
+    runner = app.test_cli_runner()
+    foreign_trigger()
+    mails = Outbox.select().count()
+    out = runner.invoke(args=["restore", "--mail-only"])
+    assert out.exit_code == 1 and "will not mail: the database holds schema objects pbem did " \
+                                  "not create: " in out.output and "unspend" in out.output
+    db.connect(reuse_if_open=True)
+    assert Outbox.select().count() == mails
+    if database.is_sqlite():
+        db.obj.execute_sql("DROP TRIGGER unspend")
+    else:
+        db.obj.execute_sql("DROP TRIGGER unspend ON link")
+        db.obj.execute_sql("DROP FUNCTION unspend()")
+    out = runner.invoke(args=["restore", "--mail-only"])
+    assert out.exit_code == 0, out.output
+    assert "queued a fresh link for 1 seats to act in 1 running games" in out.output
+    db.connect(reuse_if_open=True)
+    assert Outbox.select().where(Outbox.kind == "restored").count() == 1
+    assert "name the backup FILE" in runner.invoke(args=["restore"]).output
