@@ -635,3 +635,23 @@ def test_the_postfix_pipe_of_the_deploy_guide_runs_as_written(asked, smtp, reply
                             input=client_reply(mail, ["Undeliverable"]).as_bytes(),
                             env=environment(replying, smtp.port))
     assert bounce.returncode == 0 and bounce.stdout.decode().startswith("ignored")
+
+
+def test_a_reminder_has_a_reply_address_of_its_own_that_replaces_the_turn_mails(replying, smtp):
+    import datetime as dt
+    from pbem.db.models import Seat
+    from pbem.play import pace
+    game, _ = playing.create_game("assyria", PLAYERS, seed=2,
+                                  pace={"days": 1.0, "on_timeout": "wait", "drop_after": 3})
+    mailer.send_due()
+    seat = seat_to_act(game)
+    turn = newest_turn_mail(smtp, email_of(seat))
+    waiting = Seat.get(Seat.game == game.id, Seat.index == seat)
+    pace.run_pass(waiting.deadline - dt.timedelta(hours=2))
+    mailer.send_due()
+    reminder = newest_turn_mail(smtp, email_of(seat))
+    assert Inbox.headline(reminder).startswith("Reminder")
+    assert REPLY_TO.match(reminder["Reply-To"]) and reminder["Reply-To"] != turn["Reply-To"]
+    code = re.search(r"Your codes now: ([^|\n]+)", Inbox.text(reminder)).group(1).strip()
+    assert inbound.receive(client_reply(turn, [code]).as_bytes()) == "answered"
+    assert inbound.receive(client_reply(reminder, [code]).as_bytes()) == "played"
