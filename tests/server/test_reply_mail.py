@@ -655,3 +655,9 @@ def test_a_reminder_has_a_reply_address_of_its_own_that_replaces_the_turn_mails(
     code = re.search(r"Your codes now: ([^|\n]+)", Inbox.text(reminder)).group(1).strip()
     assert inbound.receive(client_reply(turn, [code]).as_bytes()) == "answered"
     assert inbound.receive(client_reply(reminder, [code]).as_bytes()) == "played"
+
+
+def test_the_html_part_says_how_to_answer_too(asked):
+    game, seat, mail, codes = asked
+    part = mail.get_body(preferencelist=("html",)).get_content()
+    assert "answer this mail" in part and html.escape(codes[0]) in part
