@@ -314,5 +314,17 @@ class HomeKey(BaseModel):
         table_name = "home_key"
 
 
+class HomeRequest(BaseModel):
+    """An address that asked /me for its home link, waiting for the mail worker: /me writes
+    the same row for every address and answers at once; whether the address plays is looked
+    up later (pbem/play/fresh.py). One row an address (asked again: nothing more)."""
+    email = pw.CharField(max_length=254, unique=True)   # normalized
+    language = pw.CharField(max_length=8, default="en")
+    requested_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "home_request"
+
+
 MODELS = [Game, Seat, Event, Checkpoint, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
-          PlayerSettings, Webhook, ReplyAddress, InboundMail, HomeKey]
+          PlayerSettings, Webhook, ReplyAddress, InboundMail, HomeKey, HomeRequest]

@@ -19,7 +19,7 @@ from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_addre
 
 from peewee import fn
 
-from ..play import health, optout, outbox, replies
+from ..play import fresh, health, optout, outbox, replies
 from . import compose, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
@@ -250,6 +250,7 @@ def send_due(limit: int = 100, now: dt.datetime | None = None,
     """One pass over the outbox; counts of sent, retry and failed rows.
     `now` lets a test stand later in time, as if the backoff had passed; once `stop` is set
     the rows not sent yet go back to the queue."""
+    fresh.answer_home_requests()        # /me's requests: their home links go out in this pass
     now = now or utcnow()
     counts = {"sent": 0, "retry": 0, "failed": 0}
     rows = claim(limit, now)

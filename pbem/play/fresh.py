@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask import current_app
 
-from ..db.models import Link, Seat, utcnow
+from ..db.database import is_sqlite, write_transaction
+from ..db.models import HomeRequest, Link, Seat, utcnow
 from ..log import store
 from . import announce, home, limits, links, optout, outbox
 from .limits import Refused
@@ -56,12 +57,41 @@ def play_now(game_id: int, seat: int) -> str | None:
                            source="play_now")
 
 
-def home_link(address: str, language: str) -> None:
-    """Mail the home link to an address that plays here, at most once per interval; nothing
-    for an address without games (the page answers the same either way)."""
+def ask_home_link(address: str, language: str) -> None:
+    """/me: the same one write for every address, and the answer goes at once; whether the
+    address plays here is looked up by the mail worker (`answer_home_requests`), so neither
+    the answer nor its time tells. An address asked again before that is one request."""
+    with write_transaction():
+        (HomeRequest.insert(email=home.normalise(address), language=language,
+                            requested_at=utcnow())
+         .on_conflict_ignore().execute())
+
+
+def answer_home_requests(limit: int = 100) -> int:
+    """Take the waiting /me requests (each once, whatever the workers) and mail the home link
+    to those of them that play here; the number of requests taken."""
     with outbox.transaction():
-        if home.has_games(address) and not limits.home_link_refused(address):
-            announce.home_link(address, language)
+        query = HomeRequest.select().order_by(HomeRequest.id).limit(limit)
+        if not is_sqlite():
+            query = query.for_update(skip_locked=True)
+        requests = list(query)
+        if not requests:
+            return 0
+        HomeRequest.delete().where(HomeRequest.id.in_([r.id for r in requests])).execute()
+        for request in requests:
+            home_link(request.email, request.language)
+    return len(requests)
+
+
+def home_link(address: str, language: str) -> None:
+    """Mail the home link to an address that plays here, at most once per interval (parallel
+    requests for one address wait for each other); nothing for an address without games. The
+    mail speaks the language of the address's latest game, else `language`."""
+    with outbox.transaction():
+        limits.serialize("home", address)
+        seats = home.seats_of(address)
+        if seats and not limits.home_link_refused(address):
+            announce.home_link(address, seats[0].language or language)
 
 
 def new_home_link(address: str, language: str) -> bool:
@@ -100,4 +130,5 @@ def revoke(game, seat: int) -> str:
         return "home"
 
 
-__all__ = ["Refused", "home_link", "new_home_link", "play_now", "renew", "resend", "revoke"]
+__all__ = ["Refused", "answer_home_requests", "ask_home_link", "home_link", "new_home_link",
+           "play_now", "renew", "resend", "revoke"]

@@ -14,7 +14,8 @@ import datetime as dt
 
 from flask import current_app
 
-from ..db.models import Link, Outbox, utcnow
+from ..db.database import is_sqlite
+from ..db.models import Link, Outbox, db, utcnow
 from ..errors import Refusal
 from ..games.base import _
 from . import links
@@ -27,6 +28,18 @@ class Refused(Refusal):
     def __init__(self, status: int, reason: str):
         super().__init__(reason, status)
         self.reason = reason
+
+
+# PostgreSQL advisory locks (two-key form: its keys never meet the one-key locks elsewhere)
+LOCKS = {"home": 0x706D01, "talk": 0x706D02, "away": 0x706D03}
+
+
+def serialize(what: str, key: str) -> None:
+    """Inside a write transaction: wait for any other transaction counting the same `what`
+    for the same `key` (an address, a seat) to end, so that check-then-insert counts right
+    under PostgreSQL's READ COMMITTED. SQLite's write transactions run one at a time already."""
+    if not is_sqlite():
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCKS[what], key))
 
 
 def interval() -> dt.timedelta:

@@ -362,10 +362,13 @@ def bank_days() -> float:
 
 def _vacation_row(address: str, now: dt.datetime) -> Vacation:
     """The address's row, created or turned to this year's bank (unused days do not carry)."""
-    row = clock.vacation_of(address)
-    if row is None:
-        row = Vacation.create(email=clock.normalize_email(address), year=now.year, used_days=0)
-    elif row.year != now.year and not clock.is_away(row, now):
+    address = clock.normalize_email(address)
+    # the first vacation of an address, asked twice at once: one row, and the second waits
+    # for the first to commit (its row locked), then sees it
+    Vacation.insert(email=address, year=now.year, used_days=0).on_conflict_ignore().execute()
+    query = Vacation.select().where(Vacation.email == address)
+    row = query.get() if is_sqlite() else query.for_update().get()
+    if row.year != now.year and not clock.is_away(row, now):
         row.year, row.used_days = now.year, 0
         row.save()
     return row
@@ -396,7 +399,7 @@ def _sync_seats(address: str, row: Vacation, now: dt.datetime) -> None:
 def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
     """Start a vacation of `days` (a positive number within the bank): the address's deadlines
     stand still meanwhile, in every game."""
-    now = now or utcnow()
+    given = now
     address = clock.normalize_email(address)
     if "@" not in address:
         raise PaceError(f"{address!r} is not an email address")
@@ -404,7 +407,8 @@ def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
             or days <= 0:
         raise PaceError(f"days away must be a positive number, not {days!r}")
     with outbox.transaction():
-        row = _vacation_row(address, now)
+        row = _vacation_row(address, given or utcnow())      # locked: one request at a time
+        now = given or utcnow()    # read after the lock: a request that waited sees the one before
         if clock.is_away(row, now):
             raise PaceError(f"{address} is away already, until {clock.iso(row.away_until)}")
         left = bank_days() - row.used_days

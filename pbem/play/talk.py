@@ -12,6 +12,7 @@ import unicodedata
 from ..db.database import write_transaction
 from ..errors import Refusal
 from ..db.models import Game, Message, Prepared, Seat, utcnow
+from . import limits
 
 MAX_LENGTH = 500                         # characters in one message
 MAX_LINES = 12
@@ -51,6 +52,7 @@ def post(game_id: int, seat: int, text, now: dt.datetime | None = None) -> Messa
         game = Game.get_by_id(game_id)
         if not 0 <= seat < game.players:
             raise TalkError(400, "no such seat")
+        limits.serialize("talk", f"{game.id}:{seat}")   # parallel posts count one another
         recent = (Message.select()
                   .where(Message.game == game, Message.seat == seat,
                          Message.created_at > now - RATE_WINDOW).count())

@@ -56,7 +56,7 @@ def send_link():
     if len(address) > 254 or not ADDRESS.match(address):
         return render_template("home_ask.html", sent=False,
                                error=_("Write a valid email address.")), 400
-    fresh.home_link(address, _language_of(address))
+    fresh.ask_home_link(address, current_language())   # looked up later, for every address
     return render_template("home_ask.html", sent=True, error=None)
 
 
