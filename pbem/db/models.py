@@ -79,6 +79,7 @@ class Game(BaseModel):
     options = JSONField()
     players = pw.IntegerField()
     seed = pw.BigIntegerField()
+    salt = pw.CharField(max_length=32, null=True)  # of the shuffle commitment; None: made before
     seq = pw.IntegerField(default=0)              # seq of the last event
     head_hash = pw.CharField(max_length=64)        # hash of the last event
     state = JSONField()                            # snapshot: rules.dump(state) after `seq`
@@ -97,6 +98,9 @@ class Game(BaseModel):
     # the pace pass failed on this game at move `pace_error_seq`: skipped until the game moves
     pace_error = pw.TextField(default="")
     pace_error_seq = pw.IntegerField(null=True)
+    # undo within a turn (pbem/log/undo.py): {"seat", "states"}, the dumped states before the
+    # actions the seat on turn may still take back, oldest first; None when there are none
+    undo = JSONField(null=True)
 
 
 class Seat(BaseModel):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .. import validate
 from ..games import IllegalAction
 from ..games.base import LANGUAGES, _, default_move, replayable_versions, set_up
-from . import store
+from . import chain
 
 FORMAT_VERSION = 1
 MAX_EVENTS = 20_000          # a long Tigris game has ~400; a record is replayed in one go
@@ -24,10 +24,12 @@ MAX_MESSAGES = 10_000
 MAX_DEPTH = 32               # nesting of the record's JSON (actions are a few levels deep)
 MAX_SIZE = 8 * 1024 * 1024   # characters of the record's JSON text (pbem games import)
 RECORD_KEYS = {"format", "rules", "rules_version", "seats", "events"}
-OPTIONAL_RECORD_KEYS = {"format_version", "title", "status", "pace", "head_hash", "messages"}
+OPTIONAL_RECORD_KEYS = {"format_version", "title", "status", "pace", "head_hash", "messages",
+                        "commitment", "seed", "salt", "result"}
 EVENT_KEYS = {"seq", "seat", "action", "automatic", "created_at", "hash"}
 OPTIONAL_EVENT_KEYS = {"timeout", "summary", "summaries"}    # the lines are written anew
 CREATION_KEYS = {"type", "rules", "rules_version", "options", "players", "names", "seed"}
+OPTIONAL_CREATION_KEYS = {"salt"}       # of the shuffle commitment; absent in older games
 SEAT_KEYS = {"name", "language"}
 PACE_KEYS = {"days", "on_timeout", "drop_after"}
 # created_at as the store writes it (`_now_text`): ISO, UTC, no zone, microseconds
@@ -44,6 +46,7 @@ class CheckedRecord:
     options: dict
     players: int
     seed: int
+    salt: str | None
     title: str
     seats: list[dict]
     state: object
@@ -53,8 +56,8 @@ class CheckedRecord:
 
 def check_record(record) -> CheckedRecord:
     """The record replayed and checked (see the module's doc), or ValueError saying why not."""
-    if not isinstance(record, dict) or record.get("format") != store.EXPORT_FORMAT:
-        raise ValueError(f"not a pbem game record (format {store.EXPORT_FORMAT!r} expected)")
+    if not isinstance(record, dict) or record.get("format") != chain.EXPORT_FORMAT:
+        raise ValueError(f"not a pbem game record (format {chain.EXPORT_FORMAT!r} expected)")
     _no_deeper_than(record, MAX_DEPTH)
     _only_keys(record, RECORD_KEYS, OPTIONAL_RECORD_KEYS, "the record")
     if type(record.get("format_version", FORMAT_VERSION)) is not int or \
@@ -77,6 +80,9 @@ def check_record(record) -> CheckedRecord:
                          f"replays to a game that is {status}")
     if record.get("head_hash", checked.head_hash) != checked.head_hash:
         raise ValueError("the record's head_hash is not the hash of its last event")
+    result = checked.rules.result(checked.state)
+    if "result" in record and chain.canonical(record["result"]) != chain.canonical(result):
+        raise ValueError("the record's result is not the result its log replays to")
     return checked
 
 
@@ -89,11 +95,11 @@ def _creation(record: dict, raw: dict) -> CheckedRecord:
         raise ValueError("event 0: the creation has no seat and is not automatic")
     if not isinstance(creation, dict) or creation.get("type") != "create":
         raise ValueError("event 0 is not the game's creation")
-    _only_keys(creation, CREATION_KEYS, set(), "event 0")
+    _only_keys(creation, CREATION_KEYS, OPTIONAL_CREATION_KEYS, "event 0")
     players = creation["players"]
     if type(players) is not int:
         raise ValueError("event 0: \"players\" must be a whole number")
-    rules, options = store.validate_new_game(record.get("rules"), players, creation["options"])
+    rules, options = chain.validate_new_game(record.get("rules"), players, creation["options"])
     if creation["rules"] != record.get("rules"):
         raise ValueError("event 0 names other rules than the record")
     version = record.get("rules_version")
@@ -105,6 +111,7 @@ def _creation(record: dict, raw: dict) -> CheckedRecord:
         seed = validate.seed(creation["seed"])
     except validate.Invalid as exc:
         raise ValueError(f"event 0: {exc}") from None
+    salt = _commitment(record, creation, seed)
     seats = _seats(record.get("seats"), players)
     if creation["names"] != [seat["name"] for seat in seats]:
         raise ValueError("event 0 names other players than the record's seats")
@@ -115,14 +122,33 @@ def _creation(record: dict, raw: dict) -> CheckedRecord:
             raise ValueError("the record's \"pace\" must be an object")
         _only_keys(pace, set(), PACE_KEYS, "the record's pace")
     state = set_up(rules, players, seed, options, version)
-    head = store.chain_hash("", 0, None, creation, False, raw["created_at"])
+    head = chain.chain_hash("", 0, None, creation, False, raw["created_at"])
     if head != raw["hash"]:
         raise ValueError("event 0: its hash does not match the record")
     checked = CheckedRecord(rules=rules, version=version, options=options, players=players,
-                            seed=seed, title=title, seats=seats, state=state, head_hash=head)
+                            seed=seed, salt=salt, title=title, seats=seats, state=state,
+                            head_hash=head)
     checked.events.append(_row(raw, 0, None, creation, False, False, head,
-                               store.in_every_language(lambda: _("The game begins."))))
+                               chain.in_every_language(lambda: _("The game begins."))))
     return checked
+
+
+def _commitment(record: dict, creation: dict, seed: int) -> str | None:
+    """The salt of the game's shuffle commitment (None for a game created before them), after
+    checking that the commitment, seed and salt beside the log are those of its creation."""
+    salt = creation.get("salt")
+    if salt is not None and (not isinstance(salt, str) or not chain.SALT.fullmatch(salt)):
+        raise ValueError("event 0: the salt must be 32 lowercase hexadecimal digits")
+    if "seed" in record and (type(record["seed"]) is not int or record["seed"] != seed):
+        raise ValueError("the record's seed is not the one its creation event holds")
+    if "salt" in record and record["salt"] != salt:
+        raise ValueError("the record's salt is not the one its creation event holds")
+    expected = chain.commitment_of(creation)
+    if record.get("commitment", expected) != expected:
+        raise ValueError("the record's commitment is not sha256(\"pbem-commit-1:\" + salt + "
+                         "\":\" + seed) of the seed and salt it reveals" if expected else
+                         "the record names a commitment, but its game was created without one")
+    return salt
 
 
 def _seats(seats, players: int) -> list[dict]:
@@ -182,14 +208,14 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
         _as_the_server_plays(rules, state, seat, action, automatic, seq)
     try:
         action = (_default(rules, state, seat, action, seq) if timeout
-                  else store.listed_action(rules, state, seat, action))
+                  else chain.listed_action(rules, state, seat, action))
         after = rules.apply(state, seat, action)
     except IllegalAction as exc:
         raise ValueError(f"event {seq}: the rules refuse it: {exc}") from None
-    summaries = store.describe_in_every_language(rules, state, seat, action)
+    summaries = chain.describe_in_every_language(rules, state, seat, action)
     if timeout:
         summaries = _timeout_summaries(summaries, seat, raw)
-    head = store.chain_hash(checked.head_hash, seq, seat, action, automatic, raw["created_at"],
+    head = chain.chain_hash(checked.head_hash, seq, seat, action, automatic, raw["created_at"],
                             timeout)
     if head != raw["hash"]:
         raise ValueError(f"event {seq}: its hash does not match its content")
@@ -199,25 +225,25 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
 
 def _timeout_summaries(summaries: dict, seat: int, raw: dict) -> dict:
     """A timeout move's lines, marked as the server marks them: why it was played is one of
-    store.TIMEOUT_MARKS, the one whose English line the record carries (else the deadline).
+    chain.TIMEOUT_MARKS, the one whose English line the record carries (else the deadline).
     The record picks among those lines only; it never writes one."""
     said = raw.get("summary") if isinstance(raw.get("summary"), str) else ""
-    for why in store.TIMEOUT_MARKS:
-        marked = store.timeout_summaries(summaries, seat, why)
+    for why in chain.TIMEOUT_MARKS:
+        marked = chain.timeout_summaries(summaries, seat, why)
         if marked.get("en") == said:
             return marked
-    return store.timeout_summaries(summaries, seat, "deadline")
+    return chain.timeout_summaries(summaries, seat, "deadline")
 
 
 def _as_the_server_plays(rules, state, seat, action, automatic, seq: int) -> None:
     """Where the server plays a forced move itself the record must show that very move, marked
     automatic; elsewhere nothing is automatic. (Records of older rules versions are not held
     to today's forced moves: their engines list more actions now, the standing answers.)"""
-    forced = store.forced_move(rules, state)
+    forced = chain.forced_move(rules, state)
     if forced is None and automatic:
         raise ValueError(f"event {seq}: marked automatic, but the seat had a choice")
     if forced is not None and (not automatic or forced[0] != seat or
-                               store.canonical(forced[1]) != store.canonical(action)):
+                               chain.canonical(forced[1]) != chain.canonical(action)):
         raise ValueError(f"event {seq}: the server plays seat {forced[0]}'s forced move "
                          f"there, marked automatic")
 
@@ -225,7 +251,7 @@ def _as_the_server_plays(rules, state, seat, action, automatic, seq: int) -> Non
 def _default(rules, state, seat, action, seq: int) -> dict:
     """A deadline event: the seat's default move, and nothing else."""
     default = default_move(rules, state, seat)
-    if default is None or store.canonical(default) != store.canonical(action):
+    if default is None or chain.canonical(default) != chain.canonical(action):
         raise ValueError(f"event {seq}: marked as played at the deadline, but it is not the "
                          f"seat's default move")
     return default

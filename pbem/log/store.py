@@ -6,22 +6,22 @@ spend and issue links, and write the outbox rows. Nothing half-written ever rema
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 
-from .. import validate
 from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
-from ..games import RULES, IllegalAction, check_options
-from ..games.base import LANGUAGES, _, default_move, is_forced, set_up, speaking, turn_of
+from ..games import RULES, IllegalAction
+from ..games.base import LANGUAGES, _, default_move, set_up, turn_of
 from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
+# the parts that need no database, where they were (callers read them as store.<name>)
+from .chain import (EXPORT_FORMAT, canonical, chain_hash, commitment, commitment_of,  # noqa: F401
+                    describe_in_every_language, forced_move, in_every_language, listed_action,
+                    TIMEOUT_MARKS, timeout_summaries, validate_new_game, why_not)
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
 # every CHECKPOINT_EVERY-th event's state is kept (Checkpoint): a replay step applies fewer
 # events than this (a state is ~2 KB of JSON, an apply 40-85 µs: tests/bench/bench_storage.py)
 CHECKPOINT_EVERY = 50
-EXPORT_FORMAT = "pbem-game-record"
 
 
 class StaleSeq(Refusal):
@@ -34,20 +34,7 @@ class NotFound(Refusal):
     status = 404
 
 
-# -- the hash chain -----------------------------------------------------------------------------
-
-def canonical(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def chain_hash(prev_hash: str, seq: int, seat, action: dict, automatic: bool, created_at: str,
-               timeout: bool = False):
-    payload = {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
-               "created_at": created_at}
-    if timeout:     # only when true, so the events written before timeouts existed keep their hash
-        payload["timeout"] = True
-    return hashlib.sha256((prev_hash + canonical(payload)).encode()).hexdigest()
-
+# -- times -------------------------------------------------------------------------------------------
 
 def _now_text() -> str:
     return utcnow().isoformat(timespec="microseconds")
@@ -98,28 +85,21 @@ def names_of(game: Game, seats: list[Seat] | None = None) -> list[str]:
 
 # -- creating a game -----------------------------------------------------------------------------
 
-def validate_new_game(rules_name: str, players: int, options: dict | None):
-    """The rules and options of a new game, or validate.Invalid saying what is allowed."""
-    if rules_name not in RULES:
-        raise validate.Invalid(f"unknown game {rules_name!r}; choose one of: {', '.join(sorted(RULES))}")
-    rules = RULES[rules_name]
-    if not rules.min_players <= players <= rules.max_players:
-        raise validate.Invalid(f"{rules.title} takes {rules.min_players} to {rules.max_players} "
-                         f"players, not {players}")
-    return rules, check_options(rules, options)
-
-
-def begin(rules, players: list[dict], options: dict, seed: int, **game_fields):
+def begin(rules, players: list[dict], options: dict, seed: int, salt: str | None = None,
+          **game_fields):
     """A new game's row, its seats and its creation event (seq 0) in the caller's transaction;
-    (game, state after the setup)."""
+    (game, state after the setup). `salt`: of the shuffle commitment (`chain.commitment`),
+    kept beside the seed in the creation event, which is never shown before the game is over."""
     state = rules.setup(len(players), seed, options)
     names = [p["name"] for p in players]
     creation = {"type": "create", "rules": rules.name, "rules_version": rules.version,
                 "options": options, "players": len(players), "names": names, "seed": seed}
+    if salt is not None:
+        creation["salt"] = salt
     created_at = _now_text()
     game = Game.create(
         rules=rules.name, rules_version=rules.version, options=options,
-        players=len(players), seed=seed, seq=0, state=rules.dump(state),
+        players=len(players), seed=seed, salt=salt, seq=0, state=rules.dump(state),
         head_hash=chain_hash("", 0, None, creation, False, created_at), **game_fields)
     for index, player in enumerate(players):
         Seat.create(game=game, index=index, name=player["name"],
@@ -182,44 +162,6 @@ def end_missed_turns(rules, state, defaulting: dict) -> None:
             del defaulting[seat]
 
 
-def listed_action(rules, state, seat: int, action: dict) -> dict:
-    """The one of `legal_actions(state, seat)` equal to `action` as canonical JSON, else
-    IllegalAction: one guard for every game, so nothing unlisted (an extra key, a 20 MB note,
-    a float for an int) ever enters the log, whatever an engine's `apply` would tolerate."""
-    wanted = canonical(action)
-    for legal in rules.legal_actions(state, seat):
-        if canonical(legal) == wanted:
-            return legal
-    raise IllegalAction(why_not(rules, state, seat, action))
-
-
-REASON_LENGTH = 300
-
-
-def why_not(rules, state, seat: int, action: dict) -> str:
-    """The engine's own reason for refusing `action` (its IllegalAction, in the language being
-    spoken) when the action has the shape of a listed one (the same keys and kinds of values:
-    a leader on a square it may not take); else, and for anything the engine would take though
-    it is not listed, a general reason. The answer never repeats what the request carried
-    beyond a short reason."""
-    if _shape(action) in {_shape(legal) for legal in rules.legal_actions(state, seat)}:
-        try:
-            rules.apply(state, seat, action)
-        except IllegalAction as refused:
-            reason = str(refused)
-            if reason and len(reason) <= REASON_LENGTH:
-                return reason
-        except Exception:  # noqa: BLE001 - what the engine trips on: the general reason
-            pass
-    return _("that is not one of the actions you may take now")
-
-
-def _shape(action: dict) -> tuple:
-    """An action's type and its keys with the kinds of their values."""
-    return (action.get("type"),) + tuple(sorted((key, type(value).__name__)
-                                                for key, value in action.items()))
-
-
 def locked_game(game_id: int) -> Game:
     """The game, locked for the rest of the caller's write transaction: whoever reads it
     next waits (PostgreSQL: FOR UPDATE; SQLite: the transaction's write lock)."""
@@ -233,21 +175,6 @@ def locked_game(game_id: int) -> Game:
 
 
 # Why a timeout move (the seat's default move) was played, as its log line says it.
-TIMEOUT_MARKS = {
-    "deadline": lambda: _("{line} (played at the deadline)"),
-    "absent": lambda: _("{line} (played by default for an absent player)"),
-    "host": lambda: _("{line} (played by the host for {seat})"),
-    "handover": lambda: _("{line} (played by default: the host handed {seat}'s moves over)"),
-}
-
-
-def timeout_summaries(summaries: dict, seat: int, why: str) -> dict:
-    """The lines of a timeout move, marked with why it was played (a TIMEOUT_MARKS key)."""
-    marked = in_every_language(TIMEOUT_MARKS.get(why, TIMEOUT_MARKS["deadline"]))
-    return {language: marked.get(language, marked["en"]).replace("{seat}", f"{{p{seat}}}")
-            .replace("{line}", line) for language, line in summaries.items()}
-
-
 def record(game, rules, state, seat, action, automatic, events, timeout=False, absent=False,
            why: str | None = None):
     """Apply one action and insert its event (the caller holds the write transaction).
@@ -269,30 +196,6 @@ def record(game, rules, state, seat, action, automatic, events, timeout=False, a
     if game.seq % CHECKPOINT_EVERY == 0:
         keep_checkpoints(game, [(game.seq, game.head_hash, rules.dump(after))])
     return after
-
-
-def in_every_language(say) -> dict:
-    """{language: say()} for every language pbem speaks."""
-    said = {}
-    for language in LANGUAGES:
-        with speaking(language):
-            said[language] = say()
-    return said
-
-
-def describe_in_every_language(rules, state, seat, action) -> dict:
-    return in_every_language(lambda: rules.describe(state, seat, action))
-
-
-def forced_move(rules, state):
-    """(seat, action) of the first seat to act whose one legal action the rules let the server
-    play (`is_forced`: never when that one option follows from the seat's hidden holdings),
-    else None."""
-    for seat in rules.to_act(state):
-        actions = rules.legal_actions(state, seat)
-        if is_forced(rules, state, seat, actions):
-            return seat, actions[0]
-    return None
 
 
 def _why(seat: int, dropped, reasons: dict | None) -> str | None:
@@ -465,18 +368,27 @@ def verify(game: Game, keep: bool = True) -> list[str]:
 
 # -- export and import ---------------------------------------------------------------------------
 
+def game_commitment(game: Game) -> str | None:
+    """The game's shuffle commitment; None for a game created before commitments."""
+    return commitment(game.seed, game.salt) if game.salt is not None else None
+
+
 def export(game: Game) -> dict:
     """A JSON record of the whole game that `import_record` replays elsewhere (no emails, no
-    table talk: the use case adds the messages where they belong)."""
+    table talk: the use case adds the messages where they belong). It holds the seed and the
+    salt (in the creation event, and beside the commitment): the operator's export, or the
+    public record of a finished game."""
     record = {
         "format": EXPORT_FORMAT, "format_version": 1, "rules": game.rules,
         "rules_version": game.rules_version, "title": game.title, "status": game.status,
+        "commitment": game_commitment(game), "seed": game.seed, "salt": game.salt,
         "seats": [{"name": s.name, "language": s.language}
                   for s in game.seats.order_by(Seat.index)],
         "pace": {"days": game.pace_days, "on_timeout": game.on_timeout,
                  "drop_after": game.drop_after},
         "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
+        "result": rules_of(game).result(state_of(game)),
     }
     return record
 
@@ -499,7 +411,7 @@ def import_record(record: dict, pace: dict) -> Game:
     rules, version, options, state = checked.rules, checked.version, checked.options, checked.state
     with write_transaction():
         game = Game.create(rules=rules.name, rules_version=version, options=options,
-                           players=checked.players, seed=checked.seed, seq=0,
+                           players=checked.players, seed=checked.seed, salt=checked.salt, seq=0,
                            state={}, head_hash="", title=checked.title,
                            pace_days=pace["days"], on_timeout=pace["on_timeout"],
                            drop_after=pace["drop_after"])

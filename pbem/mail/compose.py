@@ -319,7 +319,7 @@ def _invite(row, game, context):
     return mail_subject, dict(seat=seats[row.seat], names=[s.name for s in seats],
                                host=game.host_email or "",
                                game_name=game_name(game.rules), own_title=_own_title(game),
-                               **clock_rules_of(game))
+                               commitment=store.game_commitment(game), **clock_rules_of(game))
 
 
 def clock_rules_of(game: Game) -> dict:

@@ -123,9 +123,14 @@ def db_rollback(to, yes):
 
 # -- pbem games ------------------------------------------------------------------------------------
 
-@click.group("games", help="Create, list, verify, export and import games.")
+@click.group("games", help="Create, list, verify, export, import and check games.")
 def games_group():
     pass
+
+
+# `pbem games check` needs no app (no settings, no database): found here, it runs without one;
+# the other commands of the group build the app when they run (with_appcontext)
+cli.add_command(games_group)
 
 
 def _parse_player(raw: str) -> dict:
@@ -293,6 +298,22 @@ def games_import(file):
     except (ValueError, KeyError, TypeError) as exc:
         raise click.ClickException(f"cannot import: {_one_line(exc)}")
     click.echo(game.id)
+
+
+@games_group.command("check")
+@click.argument("file", type=click.File("rb"))
+@click.option("--commitment", default=None, metavar="HEX",
+              help="The commitment the game published (its invitation mail says it).")
+def games_check(file, commitment):
+    """Check a game record offline (no database, no settings): its hash chain, its shuffle
+    commitment, every event replayed from the seed, and its result. Prints "ok" or the first
+    problem; exits 0 or 1."""
+    from ..log.check import check_text
+    from ..log.importing import MAX_SIZE
+    verdict = check_text(file.read(MAX_SIZE + 1), commitment)
+    click.echo(verdict.text)
+    if not verdict.ok:
+        raise SystemExit(1)
 
 
 def _one_line(exc: Exception) -> str:

@@ -44,9 +44,10 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
     host_email = validate.host_email(host_email, required=False)
     pace = clock.check_pace(**(pace or {}))
     seed = secrets.randbits(62) if seed is None else validate.seed(seed)
+    salt = secrets.token_hex(16)        # 128 bits: the commitment cannot be tried seed by seed
     with outbox.transaction():
         game, state = store.begin(
-            rules, players, options, seed,
+            rules, players, options, seed, salt,
             title=title or validate.default_title(rules.title, [p["name"] for p in players]),
             host_email=host_email, pace_days=pace["days"], on_timeout=pace["on_timeout"],
             drop_after=pace["drop_after"])

@@ -29,6 +29,7 @@ def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
         "actions": rules.legal_actions(state, seat),
         "result": rules.result(state),
         "messages": talk.listing(game, store.names_of(game, seats)),
+        "commitment": store.game_commitment(game),
     }
 
 
@@ -155,5 +156,6 @@ def board(game: Game, seat: int | None, state=None, seq: int | None = None,
     return dict(game=game, seat=seat, rules=rules, names=names, view=rules.view(state, seat),
                 presenter=presenter_for(game.rules), to_act=to_act, result=result,
                 summary=results.summary(result, names), choices=[], read_only=True,
+                commitment=store.game_commitment(game),
                 payload={"seq": game.seq if seq is None else seq, "to_act": to_act,
                          "actions": [], "result": result})

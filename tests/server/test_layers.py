@@ -130,3 +130,30 @@ def test_nothing_beside_or_below_the_web_imports_it(folder):
         for line, target in imports_of(path, module, path.name == "__init__.py"):
             assert not (target == "pbem.web" or target.startswith("pbem.web.")), \
                 f"{path.relative_to(PACKAGE)}:{line} imports {target}"
+
+
+def test_the_record_checker_imports_no_database():
+    """`pbem games check` runs offline: pbem/log/check.py and what it imports (chain,
+    importing) import nothing of pbem/db, directly or through another module of pbem."""
+    seen, todo = set(), ["pbem.log.check"]
+    paths = {module: (path, is_package) for path, module, is_package in MODULES}
+    while todo:
+        module = todo.pop()
+        if module in seen or module not in paths:
+            continue
+        seen.add(module)
+        path, is_package = paths[module]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                targets = [target] + [f"{target}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                assert not target.startswith("pbem.db"), f"{module} imports {target}"
+                todo.append(target)
+    assert {"pbem.log.chain", "pbem.log.importing"} <= seen
