@@ -214,6 +214,15 @@ def turn_of(rules: Rules, state: State):
 #   turn_of(state)        the turn being played, as JSON (see `turn_of` above).
 #   oldest_version: int   the oldest rules version whose logs the engine still replays
 #                         (default: only its current `version`); see `setup`'s `version`.
+#   undoable(state, seat, before=None) -> bool
+#                         may `seat` take back the step from `before` into `state` (its own
+#                         action, or a forced move of its own after it)? True only when it is
+#                         still the seat's turn, no other seat was asked or answered (standing
+#                         answers too), and nothing hidden was revealed to anyone (no tile or
+#                         card drawn, no card turned, no hand shown); False without `before`.
+#                         The log asks it after every step and keeps the states the seat may
+#                         go back to (pbem/log/undo.py); each engine's docstring says when undo
+#                         stops. Default: no undo.
 
 def is_forced(rules: Rules, state: State, seat: int, actions: list[dict]) -> bool:
     """True when the server may play `seat`'s action at once: exactly one is legal, and the

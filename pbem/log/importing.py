@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .. import validate
 from ..games import IllegalAction
 from ..games.base import LANGUAGES, _, default_move, replayable_versions, set_up
-from . import chain
+from . import chain, undo
 
 FORMAT_VERSION = 1
 MAX_EVENTS = 20_000          # a long Tigris game has ~400; a record is replayed in one go
@@ -52,6 +52,7 @@ class CheckedRecord:
     state: object
     head_hash: str
     events: list[dict] = field(default_factory=list)   # Event fields, summaries recomputed
+    stretch: dict | None = None     # the undo stretch after the last event (pbem/log/undo.py)
 
 
 def check_record(record) -> CheckedRecord:
@@ -204,6 +205,8 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
         raise ValueError(f"event {seq}: seat {seat} is not to act then")
     if automatic and timeout:
         raise ValueError(f"event {seq}: a move is automatic or played at the deadline, not both")
+    if undo.is_undo(action):
+        return _undo_one(checked, raw)
     if checked.version == rules.version:
         _as_the_server_plays(rules, state, seat, action, automatic, seq)
     try:
@@ -220,6 +223,8 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
     if head != raw["hash"]:
         raise ValueError(f"event {seq}: its hash does not match its content")
     checked.events.append(_row(raw, seq, seat, action, automatic, timeout, head, summaries))
+    checked.stretch = undo.after_step(rules, checked.stretch, state, after, seat, automatic,
+                                      timeout)
     checked.state, checked.head_hash = after, head
 
 
@@ -233,6 +238,24 @@ def _timeout_summaries(summaries: dict, seat: int, raw: dict) -> dict:
         if marked.get("en") == said:
             return marked
     return chain.timeout_summaries(summaries, seat, "deadline")
+
+
+def _undo_one(checked: CheckedRecord, raw: dict) -> None:
+    """An undo: exactly {"type": "undo"}, by the seat on turn, where it may undo."""
+    seq, seat = raw["seq"], raw["seat"]
+    if chain.canonical(raw["action"]) != chain.canonical(undo.UNDO) or raw["automatic"] or \
+            raw.get("timeout"):
+        raise ValueError(f"event {seq}: an undo is {{\"type\": \"undo\"}}, by the seat itself")
+    try:
+        state, stretch = undo.undone(checked.rules, checked.stretch, checked.state, seat)
+    except IllegalAction as exc:
+        raise ValueError(f"event {seq}: this undo is not allowed there: {exc}") from None
+    head = chain.chain_hash(checked.head_hash, seq, seat, undo.UNDO, False, raw["created_at"])
+    if head != raw["hash"]:
+        raise ValueError(f"event {seq}: its hash does not match its content")
+    checked.events.append(_row(raw, seq, seat, dict(undo.UNDO), False, False, head,
+                               undo.line(seat)))
+    checked.state, checked.stretch, checked.head_hash = state, stretch, head
 
 
 def _as_the_server_plays(rules, state, seat, action, automatic, seq: int) -> None:

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import RULES, IllegalAction
-from ..games.base import LANGUAGES, _, default_move, set_up, turn_of
+from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
 # the parts that need no database, where they were (callers read them as store.<name>)
 from .chain import (EXPORT_FORMAT, canonical, chain_hash, commitment, commitment_of,  # noqa: F401
                     describe_in_every_language, forced_move, in_every_language, listed_action,
                     TIMEOUT_MARKS, timeout_summaries, validate_new_game, why_not)
+from . import undo
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
 # every CHECKPOINT_EVERY-th event's state is kept (Checkpoint): a replay step applies fewer
@@ -182,6 +183,7 @@ def record(game, rules, state, seat, action, automatic, events, timeout=False, a
     seat whose player stopped answering or was handed over by the host; `why` names which
     (TIMEOUT_MARKS: deadline, absent, host, handover)."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
+    game.undo = undo.after_step(rules, game.undo, state, after, seat, automatic, timeout)
     summaries = describe_in_every_language(rules, state, seat, action)
     if timeout:     # the log says why
         summaries = timeout_summaries(summaries, seat,
@@ -235,6 +237,20 @@ def advance(game, rules, state, events, dropped: set[int], restart: set | None =
     raise RuntimeError(f"more than {MAX_FORCED_MOVES} forced moves in a row in game {game.id}")
 
 
+def take_back(game, rules, state, seat: int) -> tuple[object, list]:
+    """Record `seat`'s undo of its last action (IllegalAction when it may not undo now, see
+    pbem/log/undo.py), in the caller's transaction holding the game's lock: the state before
+    that action, and the undo's event."""
+    state, game.undo = undo.undone(rules, game.undo, state, seat)
+    created_at = _now_text()
+    game.seq += 1
+    game.head_hash = chain_hash(game.head_hash, game.seq, seat, undo.UNDO, False, created_at)
+    summaries = undo.line(seat)
+    return state, [Event.create(game=game, seq=game.seq, seat=seat, action=dict(undo.UNDO),
+                                automatic=False, summary=summaries["en"], summaries=summaries,
+                                created_at=created_at, hash=game.head_hash)]
+
+
 def save(game, rules, state) -> None:
     game.state = rules.dump(state)
     if rules.result(state) is not None and game.status != "over":
@@ -276,18 +292,28 @@ def state_at(game: Game, step: int) -> Rebuilt:
         event = game.events.where(Event.seq == step).first()
         if event is not None and event.hash == game.head_hash:
             return Rebuilt(state_of(game), event, 0)
-    point = checkpoint_at_or_before(game, step)
+    before = step
+    while True:
+        try:
+            return _rebuilt(game, rules, step, checkpoint_at_or_before(game, before))
+        except undo.BeforeCheckpoint as reached:    # an undo reaches back before that one:
+            before = reached.checkpoint - 1         # from the checkpoint before it
+
+
+def _rebuilt(game: Game, rules, step: int, point: Checkpoint | None) -> Rebuilt:
+    """The state after event `step`, replayed from `point` (None: from the seed)."""
     base = point.seq if point is not None else 0
     events = list(game.events.where(Event.seq >= base, Event.seq <= step).order_by(Event.seq))
-    state, event = None, None
+    replaying, event = undo.Replay(rules), None
     if point is not None:
         if events and events[0].seq == base and events[0].hash == point.hash:
-            state, event, events = rules.load(point.state), events[0], events[1:]
+            replaying = undo.Replay(rules, rules.load(point.state), checkpoint=base)
+            event, events = events[0], events[1:]
         else:
             events = list(game.events.where(Event.seq <= step).order_by(Event.seq))
     for event in events:
-        state = after_event(rules, state, event)
-    return Rebuilt(state, event, sum(1 for e in events if e.seq))
+        replaying.step(event.seq, event.seat, event.action, event.automatic, event.timeout)
+    return Rebuilt(replaying.state, event, sum(1 for e in events if e.seq))
 
 
 def fill_checkpoints(game: Game) -> int:
@@ -306,23 +332,13 @@ def fill_checkpoints(game: Game) -> int:
 
 def replay(game: Game, upto: int | None = None):
     """Yield (event, state after it) from the log, rebuilding the game from its seed."""
-    rules = rules_of(game)
-    state = None
+    replaying = undo.Replay(rules_of(game))
     query = game.events.order_by(Event.seq)
     if upto is not None:
         query = query.where(Event.seq <= upto)
     for event in query:
-        state = after_event(rules, state, event)
-        yield event, state
-
-
-def after_event(rules, state, event: Event):
-    """The state after `event`; the creation event (seq 0) sets the game up from its seed."""
-    if event.seq == 0:
-        creation = event.action
-        return set_up(rules, creation["players"], creation["seed"], creation["options"],
-                      creation.get("rules_version"))
-    return rules.apply(state, event.seat, event.action)
+        yield event, replaying.step(event.seq, event.seat, event.action, event.automatic,
+                                    event.timeout)
 
 
 def verify(game: Game, keep: bool = True) -> list[str]:
@@ -415,6 +431,7 @@ def import_record(record: dict, pace: dict) -> Game:
                            state={}, head_hash="", title=checked.title,
                            pace_days=pace["days"], on_timeout=pace["on_timeout"],
                            drop_after=pace["drop_after"])
+        game.undo = checked.stretch
         for index, seat in enumerate(checked.seats):
             Seat.create(game=game, index=index, name=seat["name"],
                         language=_language(seat.get("language")))

@@ -15,7 +15,7 @@ from .. import validate
 from ..db.models import Game, Link, Seat, utcnow
 from ..games import IllegalAction
 from ..games.base import _, default_move
-from ..log import store
+from ..log import store, undo as undoing
 from ..log.store import Applied, NotFound, StaleSeq  # noqa: F401 - what callers catch
 from . import announce, clock, links, outbox
 
@@ -89,6 +89,31 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
                                               dropped_seats(game, seats), defaulting=defaulting)
         keep_missed_turns(seats, defaulting)
         _after(game, rules, state, before, restart, seats=seats)
+    return Applied(game, state, events)
+
+
+def undo(game_id: int, seat: int, expected_seq, link_id: int | None = None) -> Applied:
+    """Take back `seat`'s last action (pbem/log/undo.py says while it may: UndoRefused with the
+    reason when not) if the game is still at `expected_seq` and, given `link_id`, the link is
+    live; one transaction, as `act`. Nobody is mailed: the seat is still the one to act."""
+    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+        raise ValueError("seq must be an integer")
+    with outbox.transaction():
+        game = store.locked_game(game_id)
+        if game.seq != expected_seq:
+            raise StaleSeq(f"already played: the game is at move {game.seq}, "
+                           f"this undo was asked at move {expected_seq}")
+        if link_id is not None:
+            _check_link_live(link_id)
+        rules = store.rules_of(game)
+        state = rules.load(game.state)
+        before = rules.to_act(state)
+        if not undoing.may_undo(rules, game.undo, state, seat):
+            raise undoing.UndoRefused(undoing.why_not_undo(rules, game.undo, state, seat))
+        seats = store.seats_of(game)
+        _acted_in_person(seats[seat])
+        state, events = store.take_back(game, rules, state, seat)
+        _after(game, rules, state, before, set(), seats=seats)
     return Applied(game, state, events)
 
 

@@ -6,7 +6,7 @@ import json
 from typing import NamedTuple
 
 from ..db.models import Event, Game, Link, Prepared, Seat, utcnow
-from ..log import store
+from ..log import store, undo
 from ..play import clock, links, talk
 from . import fill_names, results
 
@@ -30,6 +30,7 @@ def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
         "result": rules.result(state),
         "messages": talk.listing(game, store.names_of(game, seats)),
         "commitment": store.game_commitment(game),
+        "undo": undo.may_undo(rules, game.undo, state, seat),
     }
 
 

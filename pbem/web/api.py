@@ -1,6 +1,8 @@
 """The JSON API: the turn page for bots and tests.
 
 GET /api/turn/<token> and POST /api/turn/<token> with {"seq": n, "action": {...}};
+POST /api/turn/<token>/undo with {"seq": n}: take back the seat's last action (409 with the
+reason when it may not);
 POST /api/turn/<token>/messages with {"text": "..."} (table talk, from any link of the seat).
 Errors: 400 malformed, 422 illegal, 409 stale seq, 403 bad token, 410 spent or expired.
 """
@@ -9,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from ..play import links, moves, talk
-from ..log import store
+from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.codes import codes_of
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
@@ -66,6 +68,30 @@ def act(token):
         return error(422, f"illegal action: {exc}")
     return jsonify(with_codes(applied.game, turn_payload(applied.game, access.seat,
                                                          applied.state)))
+
+
+@bp.post("/turn/<token>/undo")
+def undo(token):
+    """Take back the seat's last action while it may (pbem/log/undo.py): 200 with the turn as
+    it was before that action; 409 with the reason (or a stale seq); 403/410 for a foreign or
+    spent link."""
+    check_signed(token)
+    try:
+        body = parse_json(request.get_data()) if request.is_json else None
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or set(body) != {"seq"}:
+        return error(400, "the body must be a JSON object {\"seq\": n}")
+    try:
+        seq = parse_seq(body["seq"])
+    except ValueError as exc:
+        return error(400, str(exc))
+    access = check_link(token)
+    try:
+        applied = moves.undo(access.game_id, access.seat, seq, link_id=access.link.id)
+    except (store.StaleSeq, undoing.UndoRefused) as exc:
+        return error(409, str(exc))
+    return jsonify(turn_payload(applied.game, access.seat, applied.state))
 
 
 @bp.post("/turn/<token>/messages")

@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from flask_babel import gettext as _
 
 from ..play import clock, fresh, limits, links, moves, pace, talk
-from ..log import store
+from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.base import current_language
 from .. import present
@@ -238,6 +238,24 @@ def act(token):
     # action of the turn did
     began = seat_view.turn_began(game, access.seat, seq + 1)
     return redirect(f"/turn/{token}/done?done={began}", code=303)
+
+
+@bp.post("/turn/<token>/undo")
+def undo(token):
+    """The Undo button (a plain form): take back the seat's last action while it may, then
+    show the turn as it was before it; the reason when it may not."""
+    check_signed(token)
+    access = check_link(token)
+    game = store.get_game(access.game_id)
+    try:
+        moves.undo(access.game_id, access.seat, parse_seq(request.form.get("seq")),
+                   link_id=access.link.id)
+    except ValueError:
+        return page(game, access.seat, status=400, error=_("The form was incomplete: choose an action."))
+    except (store.StaleSeq, undoing.UndoRefused) as exc:
+        return page(store.get_game(access.game_id), access.seat, status=409,
+                    error=_("That cannot be undone: %(why)s", why=str(exc)))
+    return redirect(f"/turn/{token}", code=303)
 
 
 @bp.post("/turn/<token>/back")

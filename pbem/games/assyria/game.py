@@ -275,6 +275,21 @@ class Assyria:
                 "{reign}", "I" * state["reign"])
         return _("{p} ended their actions; the third flood ends the game.")
 
+    # ------------------------------------------------------------ undo within a turn
+    def undoable(self, state, seat: int, before=None) -> bool:
+        """May `seat` take back the step from `before` into `state` (pbem/log/undo.py)? Yes
+        while the same phase of the same turn is still its own and nothing was drawn: a hut
+        placed, a camel fed, a well built, a ziggurat built or extended, a dignitary or an
+        offering, a plough bought. Undo stops when a card is drawn from the food or the
+        expansion deck (or the discards are reshuffled), when the phase or the turn moves on,
+        and when another seat is to act."""
+        if before is None or state["active"] is None:
+            return False
+        return (state["active"] == before["active"] == seat
+                and all(state[key] == before[key] for key in ("phase", "turn", "reign", "shuffles"))
+                and len(state["food_deck"]) == len(before["food_deck"])
+                and len(state["expansion_deck"]) == len(before["expansion_deck"]))
+
     def determinize(self, view: dict, seat: int | None, rng) -> dict:
         """A full state whose `view(state, seat)` is `view`, from the view alone: only the
         order of the food and expansion decks and the reshuffle seed are drawn from `rng`

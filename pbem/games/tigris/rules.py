@@ -970,6 +970,28 @@ class TigrisRules:
         from .view import view
         return view(self, state, seat)
 
+    def undoable(self, state: dict, seat: int, before: dict | None = None) -> bool:
+        """May `seat` take back the step from `before` into `state` (pbem/log/undo.py)? Yes
+        while it is still its own turn and the step was quiet: a tile or a leader placed, moved
+        or withdrawn, a catastrophe, a monument built, a treasure taken, a standing answer.
+        Undo stops at a draw (swapping tiles draws from the bag, the end of the turn refills
+        the hands), at a revolt or a war (the defender is asked; support is committed) and
+        when the turn passes."""
+        if before is None or state["over"] or before["over"]:
+            return False
+        turn, was = state["turn"], before["turn"]
+        return (turn["active"] == was["active"] == seat
+                and self._own_decision(state, seat) and self._own_decision(before, seat)
+                and len(state["bag"]) == len(before["bag"])
+                and turn["committers"] == was["committers"])
+
+    @staticmethod
+    def _own_decision(state: dict, seat: int) -> bool:
+        """Nothing pending, or a decision of `seat` that is no conflict's."""
+        pending = state["pending"]
+        return pending is None or (pending["kind"] not in ("revolt", "war")
+                                   and pending_seat(pending) == seat)
+
     def determinize(self, view: dict, seat: int, rng: random.Random) -> dict:
         """A full state whose `view(state, seat)` is `view`, built from the view alone.
 

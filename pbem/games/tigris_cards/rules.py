@@ -108,6 +108,29 @@ class TigrisCards:
             return None
         return {**final_ranking(state["piles"]), "end": state["end"]}
 
+    # ---- Undo within a turn (pbem/log/undo.py) ----
+    HIDDEN = ("deck", "removed", "discard")
+
+    def undoable(self, state: dict, seat: int, before: dict | None = None) -> bool:
+        """May `seat` take back the step from `before` into `state`? Yes while it is still its
+        own turn, a decision of its own is pending and the step was quiet: a card played into
+        a column or a gap (face down too: it stays hidden), a leader placed or moved, a
+        catastrophe, a point scored from a placement in its own kingdom, a ship bought.
+        Undo stops when a card is drawn or turned (the end of the turn refills the hands), at
+        any conflict (the other side is asked, cards are committed), when another seat is asked
+        (scoring from hand, the trader's exchange) or answers by its standing answer, and when
+        the turn passes."""
+        if before is None or state["over"] or before["over"]:
+            return False
+        others = [t for t in range(state["players"]) if t != seat]
+        return (state["active"] == before["active"] == seat
+                and state["turn"] == before["turn"]
+                and (state["pending"] or {}).get("seat") == seat
+                and state["conflict"] is None and before["conflict"] is None
+                and all(state[part] == before[part] for part in self.HIDDEN)
+                and all(state["hands"][t] == before["hands"][t]
+                        and state["piles"][t] == before["piles"][t] for t in others))
+
     # ---- Computer players ----
     def determinize(self, view: dict, seat: int, rng) -> dict:
         """A full state whose view for `seat` is `view`, the cards the seat cannot see drawn
