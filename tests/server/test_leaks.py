@@ -32,7 +32,8 @@ from pbem.web import replay as replay_module
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@example.org", "language": lang}
            for n, lang in (("Ann", "en"), ("Bob", "hu"), ("Cy", "en"))]
-TOKEN = re.compile(r"/(turn|replay|me)/[A-Za-z0-9_.\-]+")
+# links are credentials, not game facts: one signed a second later differs (its time is in it)
+TOKEN = re.compile(r"/(turn|replay|me|optout)/[A-Za-z0-9_.\-]+")
 
 
 # -- scrambling what `seat` may not see --------------------------------------------------------------
