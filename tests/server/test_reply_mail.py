@@ -616,6 +616,8 @@ def test_pbem_check_says_whether_replies_are_on_and_reachable(app, smtp, dovecot
     assert gone[-1].level == "problem" and "cannot be reached" in gone[-1].text
     plus = inbound.reply_findings({"REPLY_ADDRESS": "turns+x@pbem.test"}, admin.Finding)
     assert plus[0].level == "problem"
+    long = inbound.reply_findings({"REPLY_ADDRESS": "t" * 40 + "@pbem.test"}, admin.Finding)
+    assert long[0].level == "problem" and "64" in long[0].text
 
 
 def test_the_postfix_pipe_of_the_deploy_guide_runs_as_written(asked, smtp, replying):
