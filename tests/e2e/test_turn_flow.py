@@ -82,3 +82,34 @@ def test_the_log_highlights_what_happened_since_the_last_turn(live, smtp, phone)
     assert all("Bob" not in t for t in phone.locator(".log li:not(.new)").all_inner_texts()
                if not t.startswith("The game"))
     assert_no_sideways_scroll(phone)
+
+
+def test_undo_a_quiet_action_without_javascript(live, smtp, browser):
+    """Issue 21: after the first action of a turn the page offers Undo (a plain form); it
+    brings the turn back to its start, and then offers it no more."""
+    game, _ = playing.create_game("tigris", [{"name": "Ann", "email": "undo-ann@example.org"},
+                                           {"name": "Bob", "email": "undo-bob@example.org"}],
+                                seed=12)
+    live.deliver()
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(last_link(smtp, "undo-ann@example.org"))
+    assert page.locator("form.undo").count() == 0
+    page.locator("details.all-actions summary").click()
+    page.locator("ul.picks a", has_text="Place a temple").click()
+    page.wait_for_url(re.compile(r"\?pick=hand%3Ared"))
+    page.select_option("#action-list", index=1)
+    page.click("form.act.list button[type=submit]")
+    page.wait_for_url(re.compile(r"\?done=1$"))
+    assert "Your turn: action 2 of 2" in page.locator(".who").inner_text()
+    undo = page.locator("form.undo button")
+    assert undo.inner_text() == "Undo my last action"
+    assert_no_sideways_scroll(page)
+    screenshot(page, "turn-flow-undo-offered")
+    with page.expect_navigation():
+        undo.click()
+    assert "Your turn: action 1 of 2" in page.locator(".who").inner_text()
+    assert page.locator("form.undo").count() == 0
+    assert "Ann took back their last action." in page.locator(".log").inner_text()
+    context.close()
+    assert store.verify(store.get_game(game.id)) == []
