@@ -5,12 +5,12 @@ Every choice answers with a redirect to the page, which then says what the choic
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request
-from flask_babel import format_datetime
 from flask_babel import gettext as _
 
 from ..play import fresh, limits, links, outbox, pace, webhooks
 from ..log import store
 from ..present import hosting
+from ..present.times import when
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -40,7 +40,7 @@ def _page(token, game, error=None, status=200, done=None):
 
 
 def _when(moment) -> str:
-    return format_datetime(moment, "medium")
+    return when(moment)
 
 
 def _told(seat, opted_out) -> str:

@@ -53,6 +53,11 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           ";".join(reversed(TRANSLATION_DIRECTORIES)))
     babel.init_app(app, locale_selector=select_locale, default_locale="en")
+    # one time format on every page and in every mail (Flask-Babel's filter of that name took
+    # the format per call, and pages mixed four of them)
+    from ..present.times import when
+    app.jinja_env.filters["datetimeformat"] = when
+    app.jinja_env.filters["when"] = when
     # Templates translate through the same catalogues as the engines, looked up by the
     # language set below: a board calls gettext hundreds of times a render, and Flask-Babel's
     # own callables walk the request context on every call.

@@ -251,9 +251,9 @@ def test_give_more_time_mails_the_player_and_the_page_confirms(app, client, smtp
             if "gave you more time" in smtp.inbox.text(m)]
     assert len(told) == 1
     deadline = clock.clock_of(store.get_game(game.id), seat(game, 0)).deadline
-    from flask_babel import format_datetime
+    from pbem.present.times import when
     with app.test_request_context("/?lang=en"):
-        assert format_datetime(deadline, "medium") in smtp.inbox.text(told[0])
+        assert when(deadline) in smtp.inbox.text(told[0])
 
 
 def test_refusals_on_the_host_page_say_why(app, client, smtp):

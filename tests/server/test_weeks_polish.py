@@ -1,21 +1,25 @@
 """The polish of issue 24 (item 12): `players back` and `mail send` print true, readable
 figures; "What your move did" lists every action of the turn; the home page counts the other
 players' messages; host-page mail rows say which mail each is; the card game's holdings lines
-read well when no leader is left in the supply."""
+read well when no leader is left in the supply; every time is written one way, in the
+reader's language."""
 from __future__ import annotations
 
 import datetime as dt
 import json
 import re
 
+from flask_babel import force_locale
 
 from pbem.db.models import Seat
 from pbem.log import store
 from pbem.mail import compose, mailer
-from pbem.play import links, pace, talk
+from pbem.play import clock, links, pace, talk
+from pbem.play import home as home_link
 from pbem.play import moves as playing
 from pbem.present import presenter_for
 from pbem.present import seat as seat_view
+from pbem.present.times import when
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 PLAYERS = [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}]
@@ -92,3 +96,23 @@ def test_the_card_games_holdings_lines_without_leaders_in_the_supply(app):
     assert "Your leaders: none in your supply" in lines, lines
     assert "You still hold your catastrophe card." in lines
     assert not any("–" in line or "· catastrophe" in line for line in lines), lines
+
+
+def test_one_time_format_in_the_readers_language_on_pages_and_in_mails(app, client, smtp):
+    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
+                                  pace={"days": 2, "on_timeout": "wait", "drop_after": 3})
+    Seat.update(language="hu").where(Seat.game == game.id, Seat.index == 1).execute()
+    mailer.send_due()
+    deadline = clock.clock_of(game, Seat.get(Seat.game == game.id, Seat.index == 0)).deadline
+    with app.test_request_context("/?lang=en"):
+        english = when(deadline)
+        home = client.get("/me/" + home_link.issue(app.config["SECRET_KEY"], ANN)).get_data(
+            as_text=True)
+    assert re.fullmatch(r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M", english), english
+    mail = smtp.inbox.text(next(m for m in smtp.inbox.to(ANN)
+                                if "Please move by" in smtp.inbox.text(m)))
+    assert f"Please move by {english} (UTC)." in mail
+    assert english in home and not re.search(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", home)
+    with app.test_request_context("/"), force_locale("hu"):
+        magyar = when(deadline)
+    assert re.fullmatch(r"\d{4}\. [a-zé]+\.? \d{1,2}\. \d{1,2}:\d{2}", magyar), magyar
