@@ -116,7 +116,7 @@ def revoke(game, seat: int) -> str:
         row = Seat.get_or_none(Seat.game == game, Seat.index == seat)
         if row is None:
             return ""
-        links.spend(game, [seat], "revoked", by="host")
+        links.revoke(game, seat)
         if row.email:
             home.renew_generation(row.email)
         if optout.is_opted_out(row.email):

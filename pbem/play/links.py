@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from peewee import fn
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from ..errors import Refusal
@@ -92,22 +93,40 @@ def spend(game: Game, seats, reason: str, by: str = "") -> None:
              .where(Link.id == link.id, Link.spent_at.is_null()).execute())
 
 
+def revoke(game: Game, seat: int) -> None:
+    """The host's revoke: the seat's live links are spent as revoked; when none is live (the
+    seat is not to act), its newest link is marked revoked all the same, so that every link
+    issued up to now stops opening the seat's read-only pages (`check_readable`)."""
+    live = (Link.select(Link.id)
+            .where(Link.game == game, Link.seat == seat, Link.spent_at.is_null()).exists())
+    if live:
+        spend(game, [seat], "revoked", by="host")
+        return
+    latest = newest(game.id, seat)
+    if latest is not None:
+        (Link.update(spent_at=utcnow(), spent_reason="revoked", spent_by="host",
+                     spent_seq=fn.COALESCE(Link.spent_seq, game.seq))
+         .where(Link.id == latest.id).execute())
+
+
 def how_ended(game: Game, seat: int, since_seq: int) -> str:
     """Who made the seat's last move after `since_seq`, in the caller's transaction: "you" (its
     player), "default" (its default at the deadline), "host" (a default the host chose: the
     game waits for the host at a deadline), "dropped" (played at once: the seat is dropped or
     handed over), "forced" (its only move, played by the server) or "" (no move of its own:
     another player's move ended its turn, or the game ended)."""
-    event = (Event.select(Event.automatic, Event.timeout)
+    event = (Event.select(Event.automatic, Event.timeout, Event.summary)
              .where(Event.game == game, Event.seat == seat, Event.seq > since_seq)
              .order_by(Event.seq.desc()).first())
     if event is None:
         return ""
-    if event.timeout:
+    if event.timeout:       # the log line (store.TIMEOUT_MARKS, in English) says why
+        if "(played by the host for" in event.summary:
+            return "host"
         row = Seat.get_or_none(Seat.game == game, Seat.index == seat)
         if row is not None and row.dropped:
             return "dropped"
-        return "host" if game.on_timeout == "wait" else "default"
+        return "default"
     return "forced" if event.automatic else "you"
 
 

@@ -48,7 +48,7 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     if seat is not None and seat.dropped and game.status == "running":
         told["dropped"] = True
         told["missed"] = seat.missed
-        told["handed_over"] = game.on_timeout != "auto" or seat.missed < game.drop_after
+        told["handed_over"] = bool(seat.handed_over) or game.on_timeout != "auto"
     if game.status != "running":
         told["now"] = "over"
         return told
