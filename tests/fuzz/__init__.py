@@ -33,6 +33,7 @@ HOST = re.compile(re.escape(BASE_URL) + r"/host/([A-Za-z0-9_.\-]+)")
 GAMES = [("tigris", 2), ("tigris", 4), ("tigris_cards", 2), ("tigris_cards", 3),
          ("assyria", 2), ("assyria", 4)]
 SHOWN_FAILURES = 12
+MAX_SPAM = 1.0             # SpamAssassin's score of any mail sent
 SLOW = 1.0                 # seconds: no request may take longer (issue 18)
 
 
@@ -48,6 +49,8 @@ class Report:
     record_crashes: int = 0            # ... that raised anything but ValueError, or broke
     mails_queued: int = 0
     mails_stuck: int = 0
+    spam_scored: int = 0               # mails scored by spamassassin (one of each kind)
+    spam_highest: tuple = ()           # (score, kind, rules) of the worst
     verify_ok: bool = False
     verify_output: str = ""
     games: int = 0
@@ -60,7 +63,8 @@ class Report:
     @property
     def clean(self) -> bool:
         return (self.server_errors == 0 and self.refused_writes == 0 and self.mails_stuck == 0
-                and self.verify_ok and not self.slow and self.record_crashes == 0)
+                and self.verify_ok and not self.slow and self.record_crashes == 0
+                and not (self.spam_highest and self.spam_highest[0] > MAX_SPAM))
 
     def lines(self) -> list[str]:
         statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.statuses.items()))
@@ -74,6 +78,9 @@ class Report:
                  f"imported, {self.record_crashes} broken",
                  f"mails queued: {self.mails_queued}, stuck after `pbem mail send`: "
                  f"{self.mails_stuck}",
+                 (f"spamassassin: {self.spam_scored} mails scored, the highest "
+                  f"{self.spam_highest[0]:.1f} ({self.spam_highest[1]})" if self.spam_highest
+                  else "spamassassin: not installed, no mail scored"),
                  f"pbem games verify --all: {'ok' if self.verify_ok else 'FAILED'} "
                  f"({self.games} games)",
                  f"statuses: {statuses}",
@@ -362,10 +369,30 @@ def _mail_and_verify(env: dict, report: Report, smtp) -> None:
         for row in Outbox.select().where(Outbox.sent_at.is_null()).limit(5):
             report.failures.append(f"mail {row.id} to {row.recipient!r:.80} not sent: "
                                    f"{row.last_error!r:.200}")
+    _score_mail(report, smtp)
     verified = _pbem(env, "games", "verify", "--all")
     report.verify_ok = verified.returncode == 0
     report.verify_output = (verified.stdout + verified.stderr).strip()[-2000:]
     report.games = Game.select().count()
+
+
+def _score_mail(report: Report, smtp) -> None:
+    """One mail of each kind the run sent, scored by `spamassassin -L -t` in one run (a few
+    seconds): above MAX_SPAM is a problem, as in tests/server/test_mail_headers.py."""
+    from tests import mail_kinds
+    if mail_kinds.SPAMASSASSIN is None:
+        return
+    chosen = {}
+    for message in smtp.inbox.messages:
+        chosen.setdefault(mail_kinds.kind_of(message), message)
+    if not chosen:
+        return
+    scores = mail_kinds.spam_scores(list(chosen.values()))
+    report.spam_scored = len(scores)
+    (score, hits), kind = max(zip(scores, chosen), key=lambda pair: pair[0][0])
+    report.spam_highest = (score, kind, hits)
+    if score > MAX_SPAM:
+        report.failures.append(f"the {kind} mail scores {score} with spamassassin: {hits}")
 
 
 def _first_traceback(output: str) -> str:

@@ -15,6 +15,7 @@ def test_hostile_requests_get_no_5xx_and_refused_ones_write_nothing(database_url
     assert report.server_errors == 0, problems
     assert report.refused_writes == 0, problems
     assert report.verify_ok and report.mails_stuck == 0, problems
+    assert not report.spam_highest or report.spam_highest[0] <= fuzz.MAX_SPAM, problems
     assert report.statuses[200] and report.statuses[422] and report.statuses[400], problems
     crafted = [kind for kind in report.kinds if kind.startswith("crafted_body")]
     assert crafted, problems
