@@ -71,7 +71,8 @@ def test_tokens_read_from_the_outbox_after_sending_open_nothing(app_with, smtp):
     host = client.get(HOST.search(mailed).group(1))
     page = host.get_data(as_text=True)
     assert host.status_code == 200
-    assert "ann@example.org" in page and "bob@example.org" in page and "[pbem]" in page
+    assert "ann@example.org" in page and "bob@example.org" in page
+    assert page.count("<td>sent ") == Outbox.select().where(Outbox.game == game.id).count()
     row = Outbox.select().where(Outbox.kind == "turn").first()
     assert "/turn/redacted" in row.body_text and row.context["token"] == "redacted"
 
