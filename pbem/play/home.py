@@ -19,6 +19,9 @@ from . import links, outbox
 from ..db.models import Game, HomeKey, PlayerSettings, Seat, utcnow
 
 HOME_SALT = "pbem.home-link.v1"
+# the calendar feed (<home link>/calendar.ics) stays subscribed this long, unless renewed:
+# it shows deadlines only, and a calendar app cannot fetch a newer link from a mail
+CALENDAR_MAX_AGE = 365 * 24 * 3600
 MAIL_MODES = ("each", "digest")
 
 

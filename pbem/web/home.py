@@ -115,8 +115,12 @@ def host_link(token, game_id):
 @bp.get("/me/<token>/calendar.ics")
 def calendar(token):
     """The address's deadlines as a calendar to subscribe to (see pbem/present/calendar.py).
-    Opting out ends it, as does a new home link (the old one no longer opens anything)."""
-    address = _address(token)
+    Opting out ends it, as does a new home link (the old one no longer opens anything). A
+    calendar app keeps the address it was given, so the feed outlives the home page's
+    PBEM_HOME_LINK_MAX_AGE: it works home.CALENDAR_MAX_AGE (a year) while its generation holds."""
+    config = current_app.config
+    address = home.check(config["SECRET_KEY"], token,
+                         max(config["HOME_LINK_MAX_AGE"], home.CALENDAR_MAX_AGE))
     if optout.is_opted_out(address):
         abort(410, _("This address asked for no more mail from pbem, so its calendar has ended."))
     home_url = current_app.config["BASE_URL"].rstrip("/") + f"/me/{token}"

@@ -261,3 +261,13 @@ def test_renew_through_an_old_link_does_not_bring_a_dropped_seat_back(hosted, cl
     Seat.update(dropped=True, missed=3).where(Seat.game == game, Seat.index == 0).execute()
     client.post(f"/turn/{old}/renew")
     assert Seat.get(Seat.game == game, Seat.index == 0).dropped
+
+
+def test_the_calendar_feed_outlives_the_home_page_but_not_a_new_link(hosted, app, client, smtp):
+    token = home_tokens(smtp)[-1]
+    app.config["HOME_LINK_MAX_AGE"] = -1            # the home page's link is too old now
+    assert client.get(f"/me/{token}").status_code == 410
+    assert client.get(f"/me/{token}/calendar.ics").status_code == 200
+    app.config["HOME_LINK_MAX_AGE"] = 30 * 24 * 3600
+    client.post(f"/me/{token}/new-link")
+    assert client.get(f"/me/{token}/calendar.ics").status_code == 410
