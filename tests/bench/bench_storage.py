@@ -27,7 +27,7 @@ from tests.conftest import free_port
 RULES = sized("tigris", "duel")      # quick: the test game (a few moves to its end)
 GAMES = sized(4, 1)
 TABLES = ("game", "event", "checkpoint", "outbox", "link", "seat")
-LONG = sized(2_000, 120)              # moves of the long game through moves.act
+LONG = sized(1_000, 120)              # moves of the long game through moves.act
 REPLAYED = sized(45_000, 600)         # moves of the game whose replay steps are timed
 SECRET = "bench-secret-long-enough-for-production"
 
