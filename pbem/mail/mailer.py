@@ -245,11 +245,40 @@ def _mark_failed(row: Outbox, exc: BaseException, now: dt.datetime) -> str:
     return "failed" if permanent else "retry"
 
 
+_redacted_before: set[str] = set()     # databases whose mail sent by older versions is redacted
+
+
+def redact_sent_before(batch: int = 200) -> int:
+    """Mail sent before sent rows were redacted (an upgraded database) is redacted now, once
+    per process and database: each such row still has a home link in its footer (every mail
+    has one, and a redacted one reads /me/redacted). The number of rows redacted."""
+    key = current_app.config["DATABASE_URL"]
+    if key in _redacted_before:
+        return 0
+    done = 0
+    while True:
+        with write_transaction():
+            rows = list(Outbox.select()
+                        .where(Outbox.sent_at.is_null(False), Outbox.body_text.contains("/me/"),
+                               ~Outbox.body_text.contains(f"/me/{compose.REDACTED}"))
+                        .order_by(Outbox.id).limit(batch))
+            for row in rows:
+                Outbox.update(**compose.redacted(row)).where(Outbox.id == row.id).execute()
+        done += len(rows)
+        if len(rows) < batch:
+            break
+    _redacted_before.add(key)
+    if done:
+        log.info("mail: redacted the links of %d mails sent before", done)
+    return done
+
+
 def send_due(limit: int = 100, now: dt.datetime | None = None,
              stop: threading.Event | None = None) -> dict:
     """One pass over the outbox; counts of sent, retry and failed rows.
     `now` lets a test stand later in time, as if the backoff had passed; once `stop` is set
     the rows not sent yet go back to the queue."""
+    redact_sent_before()
     fresh.answer_home_requests()        # /me's requests: their home links go out in this pass
     now = now or utcnow()
     counts = {"sent": 0, "retry": 0, "failed": 0}
