@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 from flask import current_app, g, has_request_context, render_template
 from flask_babel import force_locale, format_decimal, format_timedelta, ngettext
@@ -157,8 +158,12 @@ def redacted(row: Outbox) -> dict:
     (the mail itself went out whole). The host page and `pbem mail` still show its recipient,
     subject and state."""
     found = _secrets_in(row.context or {})
-    return {"body_text": redact(row.body_text, found), "body_html": redact(row.body_html, found),
+    kept = {"body_text": redact(row.body_text, found), "body_html": redact(row.body_html, found),
             "context": _redact_context(row.context) if row.context is not None else None}
+    if row.kind == "webhook":           # a webhook's URL is a credential too: its host stays
+        parts = urlsplit(row.recipient)
+        kept["recipient"] = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}/…"
+    return kept
 
 
 # -- rendering ---------------------------------------------------------------------------------------

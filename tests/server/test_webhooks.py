@@ -162,7 +162,11 @@ def test_a_failing_receiver_is_retried_and_a_refusal_shows_on_the_host_page(priv
     assert row.sent_at is None and row.failed_at is None and row.attempts == 1  # to retry
     receiver.status = 200
     mailer.send_due(now=row.next_try_at + dt.timedelta(seconds=1))
-    assert Outbox.get_by_id(row.id).sent_at is not None
+    sent = Outbox.get_by_id(row.id)
+    assert sent.sent_at is not None
+    # the webhook's URL is a credential: a sent post keeps only its host
+    assert sent.recipient == f"http://127.0.0.1:{receiver.server.server_port}/…"
+    assert "/hooks/abc" not in sent.recipient
 
     receiver.status, receiver.location = 302, "http://127.0.0.1:9/elsewhere"
     play_one = to_act(game)[0]
@@ -175,7 +179,7 @@ def test_a_failing_receiver_is_retried_and_a_refusal_shows_on_the_host_page(priv
     assert failed.count() == 1 and "redirects are not followed" in failed.get().last_error
     assert len(receiver.posts) == posts_before + 1              # the redirect was not followed
     page = client.get(f"/host/{host_token}").get_data(as_text=True)
-    assert receiver.url in page and "redirects are not followed" in page
+    assert receiver.url in page and "redirects are not followed" in page   # failed: kept whole
 
 
 def test_the_host_sets_changes_and_removes_the_webhook(app, client, receiver):
