@@ -152,9 +152,11 @@ class Access:
 
 
 def seen_upto(link: Link) -> int | None:
-    """What a link's read-only pages show: None (the game now) while it is live, else the move
-    it was spent at (links spent before that was kept show the move they were sent at)."""
-    if link.spent_at is None:
+    """What a link's read-only pages show: None (the game now) while it is live or still the
+    seat's newest (the one its player moved with, waiting for the next turn: its "move is in"
+    page and the table talk stay current), else — once a newer link was issued — the move it
+    was spent at (links spent before that was kept show the move they were sent at)."""
+    if link.spent_at is None or (link.spent_reason != "revoked" and is_newest(link)):
         return None
     return link.spent_seq if link.spent_seq is not None else link.turn_seq
 

@@ -209,10 +209,18 @@ def test_an_old_links_page_shows_what_the_seat_saw_then(hosted, client, smtp):
     play_first(client, turn_token(smtp, BOB))                      # Bob answers: Ann draws
     now = store.state_of(store.get_game(game.id))["hands"][0]
     assert len(then) == 2 and len(now) == 3
+    # while it is her newest link, its page is where the game stands for her
+    current = client.get(f"/turn/{ann_first}/done").get_data(as_text=True)
+    assert f"<dt>hand</dt><dd>{now}</dd>" in current and 'id="frozen"' not in current
+    mailer.send_due()
+    play_first(client, turn_token(smtp, BOB))                      # Bob attacks: Ann is
+    mailer.send_due()                                              # sent a newer link
+    assert turn_token(smtp) != ann_first
+    assert store.state_of(store.get_game(game.id))["hands"][0] == now
     page = client.get(f"/turn/{ann_first}/done")
     text = page.get_data(as_text=True)
     assert page.status_code == 200
-    assert "as it stood at move 1" in text and "the game is now at move 2" in text
+    assert "as it stood at move 1" in text and "the game is now at move 3" in text
     assert f"<dt>hand</dt><dd>{then}</dd>" in text                 # what she saw then
     assert f"<dt>hand</dt><dd>{now}</dd>" not in text              # not what she holds now
     home_page = client.get(f"/me/{home_tokens(smtp)[-1]}/games/{game.id}").get_data(as_text=True)
