@@ -14,7 +14,7 @@ from ..play import links, moves, talk
 from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.codes import codes_of
-from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
+from .common import check_link, check_link_to_act, check_newest, check_signed, parse_seq
 from .inputs import parse_json
 from ..present.seat import turn_payload
 
@@ -97,7 +97,7 @@ def undo(token):
 @bp.post("/turn/<token>/messages")
 def post_message(token):
     """Table talk: from any link the seat was sent (live, spent or its replay)."""
-    access = check_readable(token)
+    access = check_newest(token)     # an older link only reads
     try:
         body = parse_json(request.get_data()) if request.is_json else None
     except ValueError:

@@ -28,6 +28,14 @@ def check_readable(token: str) -> links.Access:
     return links.check_readable(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
 
 
+def check_newest(token: str) -> links.Access:
+    """The seat's newest link, live or spent by its move, unexpired and not revoked: what may
+    still write in the seat's name without acting (table talk, "I am back"); an older or
+    forwarded mail's link only reads."""
+    config = current_app.config
+    return links.check_newest(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+
+
 def check_link_to_act(token: str, seq: int) -> links.Access:
     """The live link for a submission; a link spent by the very move this submission repeats
     answers "already played" (409) rather than "spent" (410)."""

@@ -44,7 +44,8 @@ def player(token):
     if game is None:
         abort(404, _("There is no such game."))
     return render(game, seat=seat, base=f"/replay/{token}",
-                  talk_action=f"/turn/{token}/messages",
+                  # an older link only reads: no talk of later days, no posting through it
+                  talk_action=f"/turn/{token}/messages" if upto is None else None,
                   upto=upto if game.status == "running" else None)
 
 

@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 
 from ..play import links, talk
 from . import turn
-from .common import check_readable
+from .common import check_newest
 
 bp = Blueprint("talk", __name__)
 
@@ -19,7 +19,7 @@ def link_error(exc: links.LinkError):
 @bp.post("/turn/<token>/messages")
 def post(token):
     """Keep the message, then back to where the seat stands (its turn or its read-only page)."""
-    access = check_readable(token)
+    access = check_newest(token)     # an older link only reads
     try:
         talk.post(access.game_id, access.seat, request.form.get("text", ""))
     except talk.TalkError as exc:

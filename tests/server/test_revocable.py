@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from pbem.db.models import Event, HomeKey, Link, OptOut, Outbox, Seat, utcnow
+from pbem.db.models import Event, HomeKey, Link, Message, OptOut, Outbox, Seat, utcnow
 from pbem.log import store
 from pbem.mail import mailer
 from pbem.play import moves as playing
@@ -279,3 +279,20 @@ def test_the_calendar_feed_outlives_the_home_page_but_not_a_new_link(hosted, app
     app.config["HOME_LINK_MAX_AGE"] = 30 * 24 * 3600
     client.post(f"/me/{token}/new-link")
     assert client.get(f"/me/{token}/calendar.ics").status_code == 410
+
+
+def test_only_the_seats_newest_link_may_post_table_talk(hosted, client, smtp):
+    game, host_token = hosted
+    old = turn_token(smtp)
+    client.post(f"/host/{host_token}/resend/0")                    # a newer link is mailed
+    mailer.send_due()
+    newest = turn_token(smtp)
+    before = Message.select().count()
+    assert client.post(f"/turn/{old}/messages", data={"text": "forged"}).status_code == 410
+    assert client.post(f"/api/turn/{old}/messages", json={"text": "forged"}).status_code == 410
+    assert Message.select().count() == before
+    assert 'action="/turn/' + old + '/messages"' not in client.get(
+        f"/replay/{old}").get_data(as_text=True)
+    assert client.post(f"/api/turn/{newest}/messages", json={"text": "hi"}).status_code == 201
+    client.post(f"/host/{host_token}/revoke/0")
+    assert client.post(f"/api/turn/{newest}/messages", json={"text": "x"}).status_code == 410
