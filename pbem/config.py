@@ -50,6 +50,8 @@ DEFAULTS = {
     "MAILS_PER_RECIPIENT_PER_DAY": 200,   # mails sent to one address in 24 hours; more wait
     "PROXIES": 0,                         # proxies in front that set X-Forwarded-For (nginx: 1)
     "VACATION_DAYS": 30,                  # each player's vacation bank, days a year
+    "BOT_SECONDS": 5.0,                   # at most this long a computer thinks a decision
+    "BOT_ITERATIONS": 0,                  # at most this many search iterations (0: no cap)
     "HOST_WAIT_DAYS": 7,                  # without a pace: days a seat waits before the host
                                           # may play its default move or hand it over
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
@@ -112,6 +114,8 @@ def _coerce(default, raw: str):
         return raw.strip().lower() in ("1", "true", "yes", "on")
     if isinstance(default, int):
         return int(raw)
+    if isinstance(default, float):
+        return float(raw)
     return raw
 
 

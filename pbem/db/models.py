@@ -91,7 +91,7 @@ class Game(BaseModel):
     finished_at = pw.DateTimeField(null=True)
     # pace (pbem/play/pace.py): days per decision (None: no limit), what a missed deadline does
     pace_days = pw.FloatField(null=True)
-    on_timeout = pw.CharField(max_length=8, default="wait")     # wait | auto
+    on_timeout = pw.CharField(max_length=8, default="wait")     # wait | auto | bot
     drop_after = pw.IntegerField(default=3)    # auto: missed deadlines in a row, then dropped
     paused_at = pw.DateTimeField(null=True)    # the host paused the game: no clock runs
     resumed_at = pw.DateTimeField(null=True)
@@ -124,6 +124,10 @@ class Seat(BaseModel):
     default_turn = pw.TextField(null=True)
     handed_over = pw.BooleanField(default=False)  # dropped by the host's hand-over, not misses
     talk_mailed_upto = pw.IntegerField(default=0)  # table talk up to this Message.id was mailed
+    # computer players (pbem/play/computers.py): the level of a seat the computer plays (no
+    # address), and whether the computer answers the seat's present decision (a missed deadline)
+    bot_level = pw.IntegerField(null=True)
+    stand_in = pw.BooleanField(default=False)
 
     class Meta:
         indexes = ((("game", "index"), True),)
@@ -136,6 +140,7 @@ class Event(BaseModel):
     action = JSONField()
     automatic = pw.BooleanField(default=False)
     timeout = pw.BooleanField(default=False)   # the seat's default move, played at its deadline
+    bot = pw.BooleanField(default=False)       # chosen by the computer (pbem/play/computers.py)
     summary = pw.TextField(default="")      # rules.describe(...) in English, names as {p0}...
     summaries = JSONField(default=dict)     # language -> the same line in that language
     created_at = pw.CharField(max_length=32)  # ISO text, exactly as hashed
@@ -253,6 +258,7 @@ class Vacation(BaseModel):
     used_days = pw.FloatField(default=0)
     away_from = pw.DateTimeField(null=True)
     away_until = pw.DateTimeField(null=True)
+    bot = pw.BooleanField(default=False)        # the computer plays their seats meanwhile
 
 
 class Message(BaseModel):

@@ -22,11 +22,13 @@ def canonical(obj) -> str:
 
 
 def chain_hash(prev_hash: str, seq: int, seat, action: dict, automatic: bool, created_at: str,
-               timeout: bool = False):
+               timeout: bool = False, bot: bool = False):
     payload = {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
                "created_at": created_at}
     if timeout:     # only when true, so the events written before timeouts existed keep their hash
         payload["timeout"] = True
+    if bot:         # the same: only the computer's moves carry it
+        payload["bot"] = True
     return hashlib.sha256((prev_hash + canonical(payload)).encode()).hexdigest()
 
 
@@ -141,6 +143,13 @@ TIMEOUT_MARKS = {
     "host": lambda: _("{line} (played by the host for {seat})"),
     "handover": lambda: _("{line} (played by default: the host handed {seat}'s moves over)"),
 }
+
+
+def computer_summaries(summaries: dict) -> dict:
+    """The lines of a move the computer chose for a player (standing in for them)."""
+    marked = in_every_language(lambda: _("{line} (played by the computer)"))
+    return {language: marked.get(language, marked["en"]).replace("{line}", line)
+            for language, line in summaries.items()}
 
 
 def timeout_summaries(summaries: dict, seat: int, why: str) -> dict:

@@ -27,10 +27,12 @@ RECORD_KEYS = {"format", "rules", "rules_version", "seats", "events"}
 OPTIONAL_RECORD_KEYS = {"format_version", "title", "status", "pace", "head_hash", "messages",
                         "commitment", "seed", "salt", "result"}
 EVENT_KEYS = {"seq", "seat", "action", "automatic", "created_at", "hash"}
-OPTIONAL_EVENT_KEYS = {"timeout", "summary", "summaries"}    # the lines are written anew
+OPTIONAL_EVENT_KEYS = {"timeout", "bot", "summary", "summaries"}    # the lines are written anew
 CREATION_KEYS = {"type", "rules", "rules_version", "options", "players", "names", "seed"}
 OPTIONAL_CREATION_KEYS = {"salt"}       # of the shuffle commitment; absent in older games
 SEAT_KEYS = {"name", "language"}
+OPTIONAL_SEAT_KEYS = {"language", "computer"}       # "computer": the level of a computer's seat
+COMPUTER_LEVELS = (1, 2, 3)
 PACE_KEYS = {"days", "on_timeout", "drop_after"}
 # created_at as the store writes it (`_now_text`): ISO, UTC, no zone, microseconds
 CREATED_AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{6})?")
@@ -92,7 +94,7 @@ def check_record(record) -> CheckedRecord:
 def _creation(record: dict, raw: dict) -> CheckedRecord:
     """The game the creation event (seq 0) sets up, checked against the record around it."""
     creation = raw["action"]
-    if raw["seat"] is not None or raw["automatic"] or raw.get("timeout"):
+    if raw["seat"] is not None or raw["automatic"] or raw.get("timeout") or raw.get("bot"):
         raise ValueError("event 0: the creation has no seat and is not automatic")
     if not isinstance(creation, dict) or creation.get("type") != "create":
         raise ValueError("event 0 is not the game's creation")
@@ -158,9 +160,12 @@ def _seats(seats, players: int) -> list[dict]:
     for number, seat in enumerate(seats):
         if not isinstance(seat, dict):
             raise ValueError(f"seat {number}: not an object")
-        _only_keys(seat, {"name"}, {"language"}, f"seat {number}")
+        _only_keys(seat, {"name"}, OPTIONAL_SEAT_KEYS, f"seat {number}")
         if seat.get("language", "en") not in LANGUAGES:
             raise ValueError(f"seat {number}: the language must be one of {', '.join(LANGUAGES)}")
+        if "computer" in seat and (type(seat["computer"]) is not int
+                                   or seat["computer"] not in COMPUTER_LEVELS):
+            raise ValueError(f"seat {number}: \"computer\" is a level, 1, 2 or 3")
     return validate.players(seats)
 
 
@@ -176,8 +181,9 @@ def _event(raw, seq: int) -> dict:
         raise ValueError(f"event {seq}: a move needs a seat number and an action object")
     if type(raw["automatic"]) is not bool:
         raise ValueError(f"event {seq}: \"automatic\" must be true or false")
-    if "timeout" in raw and raw["timeout"] is not True:
-        raise ValueError(f"event {seq}: \"timeout\" is written only when true")
+    for flag in ("timeout", "bot"):
+        if flag in raw and raw[flag] is not True:
+            raise ValueError(f"event {seq}: \"{flag}\" is written only when true")
     if not isinstance(raw["hash"], str) or not HASH.fullmatch(raw["hash"]):
         raise ValueError(f"event {seq}: its hash must be 64 hexadecimal digits")
     _created_at(raw["created_at"], seq)
@@ -200,11 +206,12 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
     """Apply one move of the record as live play would have: the same guards, a new line."""
     rules, state, seq = checked.rules, checked.state, raw["seq"]
     seat, action, automatic = raw["seat"], raw["action"], raw["automatic"]
-    timeout = raw.get("timeout", False)
+    timeout, bot = raw.get("timeout", False), raw.get("bot", False)
     if seat not in rules.to_act(state):
         raise ValueError(f"event {seq}: seat {seat} is not to act then")
-    if automatic and timeout:
-        raise ValueError(f"event {seq}: a move is automatic or played at the deadline, not both")
+    if automatic + timeout + bot > 1:
+        raise ValueError(f"event {seq}: a move is automatic, played at the deadline or chosen "
+                         f"by the computer, only one of them")
     if undo.is_undo(action):
         return _undo_one(checked, raw)
     if checked.version == rules.version:
@@ -218,11 +225,14 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
     summaries = chain.describe_in_every_language(rules, state, seat, action)
     if timeout:
         summaries = _timeout_summaries(summaries, seat, raw)
+    elif bot and "computer" not in checked.seats[seat]:      # the computer stood in
+        summaries = chain.computer_summaries(summaries)
     head = chain.chain_hash(checked.head_hash, seq, seat, action, automatic, raw["created_at"],
-                            timeout)
+                            timeout, bot)
     if head != raw["hash"]:
         raise ValueError(f"event {seq}: its hash does not match its content")
-    checked.events.append(_row(raw, seq, seat, action, automatic, timeout, head, summaries))
+    checked.events.append(_row(raw, seq, seat, action, automatic, timeout, head, summaries,
+                               bot))
     checked.stretch = undo.after_step(rules, checked.stretch, state, after, seat, automatic,
                                       timeout)
     checked.state, checked.head_hash = after, head
@@ -244,7 +254,7 @@ def _undo_one(checked: CheckedRecord, raw: dict) -> None:
     """An undo: exactly {"type": "undo"}, by the seat on turn, where it may undo."""
     seq, seat = raw["seq"], raw["seat"]
     if chain.canonical(raw["action"]) != chain.canonical(undo.UNDO) or raw["automatic"] or \
-            raw.get("timeout"):
+            raw.get("timeout") or raw.get("bot"):
         raise ValueError(f"event {seq}: an undo is {{\"type\": \"undo\"}}, by the seat itself")
     try:
         state, stretch = undo.undone(checked.rules, checked.stretch, checked.state, seat)
@@ -280,9 +290,9 @@ def _default(rules, state, seat, action, seq: int) -> dict:
     return default
 
 
-def _row(raw, seq, seat, action, automatic, timeout, head, summaries) -> dict:
+def _row(raw, seq, seat, action, automatic, timeout, head, summaries, bot=False) -> dict:
     return {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
-            "timeout": timeout, "summary": summaries["en"], "summaries": summaries,
+            "timeout": timeout, "bot": bot, "summary": summaries["en"], "summaries": summaries,
             "created_at": raw["created_at"], "hash": head}
 
 

@@ -16,7 +16,8 @@ from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
 # the parts that need no database, where they were (callers read them as store.<name>)
 from .chain import (EXPORT_FORMAT, canonical, chain_hash, commitment, commitment_of,  # noqa: F401
                     describe_in_every_language, forced_move, in_every_language, listed_action,
-                    TIMEOUT_MARKS, timeout_summaries, validate_new_game, why_not)
+                    TIMEOUT_MARKS, computer_summaries, timeout_summaries, validate_new_game,
+                    why_not)
 from . import undo
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
@@ -81,7 +82,18 @@ def seats_of(game: Game) -> list[Seat]:
 
 
 def names_of(game: Game, seats: list[Seat] | None = None) -> list[str]:
-    return [seat.name for seat in (seats_of(game) if seats is None else seats)]
+    return [seat_name(seat) for seat in (seats_of(game) if seats is None else seats)]
+
+
+def seat_name(seat: Seat) -> str:
+    """The seat's name as pages and mails show it: a computer's in the language spoken."""
+    if getattr(seat, "bot_level", None) is None:
+        return seat.name
+    return computer_name(seat.bot_level)
+
+
+def computer_name(level: int) -> str:
+    return _("Computer (level {level})").replace("{level}", str(level))
 
 
 # -- creating a game -----------------------------------------------------------------------------
@@ -104,7 +116,8 @@ def begin(rules, players: list[dict], options: dict, seed: int, salt: str | None
         head_hash=chain_hash("", 0, None, creation, False, created_at), **game_fields)
     for index, player in enumerate(players):
         Seat.create(game=game, index=index, name=player["name"],
-                    email=player["email"], language=_language(player.get("language")))
+                    email=player["email"], language=_language(player.get("language")),
+                    bot_level=player.get("computer"))
     Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
                  summary="The game begins.", summaries=in_every_language(lambda: _("The game begins.")),
                  hash=game.head_hash)
@@ -127,7 +140,7 @@ class Applied:
 def append(game: Game, rules, state, seat: int, action: dict, dropped: set[int],
            timeout: bool = False, absent: bool = False,
            defaulting: dict | None = None,
-           why: str | None = None) -> tuple[object, list, set[int]]:
+           why: str | None = None, bot: str | None = None) -> tuple[object, list, set[int]]:
     """Record `action` by `seat` (already checked: `listed_action` or the seat's default) and
     the forced moves after it, in the caller's transaction holding the game's lock; returns the
     state after them, their events and the seats whose default moves were played (`dropped`:
@@ -135,12 +148,13 @@ def append(game: Game, rules, state, seat: int, action: dict, dropped: set[int],
     why for each). `defaulting`: {seat: turn} of the seats whose missed decision goes on (see
     `advance`), updated in place: a default played at a seat's deadline adds the seat, with
     the turn it missed. `why`: why a timeout move was played (TIMEOUT_MARKS), and the rest
-    of its decision with it."""
+    of its decision with it. `bot`: the computer chose it, "computer" for a computer's seat,
+    "stand_in" for a player's."""
     events: list[Event] = []
     if timeout and not absent and defaulting is not None:
         defaulting[seat] = turn_text(rules, state)
     state = record(game, rules, state, seat, action, False, events, timeout=timeout,
-                   absent=absent, why=why)
+                   absent=absent, why=why, bot=bot)
     restart: set[int] = {seat} if timeout else set()
     state = advance(game, rules, state, events, dropped, restart, defaulting,
                     reasons={seat: why} if timeout and why else None)
@@ -177,23 +191,27 @@ def locked_game(game_id: int) -> Game:
 
 # Why a timeout move (the seat's default move) was played, as its log line says it.
 def record(game, rules, state, seat, action, automatic, events, timeout=False, absent=False,
-           why: str | None = None):
+           why: str | None = None, bot: str | None = None):
     """Apply one action and insert its event (the caller holds the write transaction).
     `timeout`: the seat's default move, played at its deadline, or (`absent`) at once for a
     seat whose player stopped answering or was handed over by the host; `why` names which
-    (TIMEOUT_MARKS: deadline, absent, host, handover)."""
+    (TIMEOUT_MARKS: deadline, absent, host, handover). `bot`: the computer chose it
+    ("stand_in": for a player, which the log says)."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
     game.undo = undo.after_step(rules, game.undo, state, after, seat, automatic, timeout)
     summaries = describe_in_every_language(rules, state, seat, action)
     if timeout:     # the log says why
         summaries = timeout_summaries(summaries, seat,
                                       why or ("absent" if absent else "deadline"))
+    elif bot == "stand_in":
+        summaries = computer_summaries(summaries)
     created_at = _now_text()
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at,
-                                timeout)
+                                timeout, bool(bot))
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
-                               automatic=automatic, timeout=timeout, summary=summaries["en"],
+                               automatic=automatic, timeout=timeout, bot=bool(bot),
+                               summary=summaries["en"],
                                summaries=summaries, created_at=created_at, hash=game.head_hash))
     if game.seq % CHECKPOINT_EVERY == 0:
         keep_checkpoints(game, [(game.seq, game.head_hash, rules.dump(after))])
@@ -354,7 +372,7 @@ def verify(game: Game, keep: bool = True) -> list[str]:
             if event.seq != expected_seq:
                 problems.append(f"event seq {event.seq} where {expected_seq} was expected")
             expected = chain_hash(prev, event.seq, event.seat, event.action, event.automatic,
-                                  event.created_at, event.timeout)
+                                  event.created_at, event.timeout, event.bot)
             if expected != event.hash:
                 problems.append(f"event {event.seq}: hash does not match its content")
             point = points.pop(event.seq, None)
@@ -398,8 +416,7 @@ def export(game: Game) -> dict:
         "format": EXPORT_FORMAT, "format_version": 1, "rules": game.rules,
         "rules_version": game.rules_version, "title": game.title, "status": game.status,
         "commitment": game_commitment(game), "seed": game.seed, "salt": game.salt,
-        "seats": [{"name": s.name, "language": s.language}
-                  for s in game.seats.order_by(Seat.index)],
+        "seats": [_exported_seat(s) for s in game.seats.order_by(Seat.index)],
         "pace": {"days": game.pace_days, "on_timeout": game.on_timeout,
                  "drop_after": game.drop_after},
         "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
@@ -409,12 +426,21 @@ def export(game: Game) -> dict:
     return record
 
 
+def _exported_seat(seat: Seat) -> dict:
+    exported = {"name": seat.name, "language": seat.language}
+    if seat.bot_level is not None:
+        exported["computer"] = seat.bot_level
+    return exported
+
+
 def _exported_event(e: Event) -> dict:
     exported = {"seq": e.seq, "seat": e.seat, "action": e.action, "automatic": e.automatic,
                 "summary": e.summary, "summaries": e.summaries, "created_at": e.created_at,
                 "hash": e.hash}
     if e.timeout:
         exported["timeout"] = True
+    if e.bot:
+        exported["bot"] = True
     return exported
 
 
@@ -434,7 +460,8 @@ def import_record(record: dict, pace: dict) -> Game:
         game.undo = checked.stretch
         for index, seat in enumerate(checked.seats):
             Seat.create(game=game, index=index, name=seat["name"],
-                        language=_language(seat.get("language")))
+                        language=_language(seat.get("language")),
+                        bot_level=seat.get("computer"))
         for event in checked.events:
             Event.create(game=game, **event)
         game.seq, game.head_hash = checked.events[-1]["seq"], checked.head_hash

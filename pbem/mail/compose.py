@@ -321,7 +321,7 @@ def _invite(row, game, context):
     if not has_played(row.recipient):
         mail_subject = "[pbem] " + _("An invitation to play %(game)s by email",
                                      game=game_name(game.rules))
-    return mail_subject, dict(seat=seats[row.seat], names=[s.name for s in seats],
+    return mail_subject, dict(seat=seats[row.seat], names=[store.seat_name(s) for s in seats],
                                host=game.host_email or "",
                                game_name=game_name(game.rules), own_title=_own_title(game),
                                commitment=store.game_commitment(game), **clock_rules_of(game))
@@ -336,13 +336,13 @@ def clock_rules_of(game: Game) -> dict:
 
 
 def _host(row, game, context):
-    return subject(game), dict(names=[s.name for s in _seats(game)],
+    return subject(game), dict(names=[store.seat_name(s) for s in _seats(game)],
                                host_link=game_host_url(game, context))
 
 
 def _turn(row, game, context):
     seats = _seats(game)
-    seat, names = seats[row.seat], [s.name for s in seats]
+    seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
     seq, since = context["seq"], context["since"]
     rules, state = state_at(game, seq)
     presenter = presenter_for(game.rules)
@@ -404,7 +404,7 @@ def _reply(row, game, context):
 
 def _over(row, game, context):
     seats = _seats(game)
-    seat, names = seats[row.seat], [s.name for s in seats]
+    seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
     rules, state = state_at(game, context["seq"])
     result = rules.result(state)
     presenter = presenter_for(game.rules)
@@ -422,7 +422,9 @@ def _over(row, game, context):
 
 def _host_notice(row, game, context):
     seat = _seats(game)[context["seat"]]
-    if context["what"] == "dropped":
+    if context["what"] == "dropped" and game.on_timeout == "bot":
+        said = _("the computer plays for %(name)s now", name=seat.name)
+    elif context["what"] == "dropped":
         said = _("%(name)s now plays by default moves", name=seat.name)
     elif context["what"] == "nobody":
         said = _("nobody is playing; resume when someone is back")
@@ -469,7 +471,7 @@ def _digest(row, game, context):
         if game_of is None:
             continue
         seats = _seats(game_of)
-        seat, names = seats[entry["seat"]], [s.name for s in seats]
+        seat, names = seats[entry["seat"]], [store.seat_name(s) for s in seats]
         rules, state = state_at(game_of, entry["seq"])
         view = rules.view(state, seat.index)
         prompt = presenter_for(game_of.rules).subject(view) or _("Your turn")
@@ -502,7 +504,7 @@ def _dropped(row, game, context):
 
 def _webhook(row, game, context):
     """A chat post (pbem/play/webhooks.py): one public sentence and the game page's address."""
-    names = [s.name for s in _seats(game)]
+    names = [store.seat_name(s) for s in _seats(game)]
     title, what = title_of(game), context["what"]
     if what == "over":
         rules, state = state_at(game, context["seq"])

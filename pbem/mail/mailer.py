@@ -399,7 +399,7 @@ def _worker_pass(stop: threading.Event, after_failure: bool = False) -> bool:
     """One pass of the worker: the pace pass, then the mail. False when it failed. After a
     failed pass, the claims that pass could not give back (its connection was gone) are
     released first: this process holds nothing between passes."""
-    from ..play import pace
+    from ..play import computers, pace
     try:
         db.connect(reuse_if_open=True)
         if after_failure:
@@ -408,6 +408,14 @@ def _worker_pass(stop: threading.Event, after_failure: bool = False) -> bool:
             pace.run_pass()          # reminders and timeouts due now, before the mail goes out
         except Exception as exc:  # noqa: BLE001 - a failing pace pass must not stop the mail
             log.exception("the pace pass failed")
+            if database.lost_connection(exc):
+                raise
+            database.discard_connection()
+            db.connect(reuse_if_open=True)
+        try:
+            computers.run_pass()     # the computer players' decisions (their mails go out now)
+        except Exception as exc:  # noqa: BLE001 - a failing bot pass must not stop the mail
+            log.exception("the computer players' pass failed")
             if database.lost_connection(exc):
                 raise
             database.discard_connection()

@@ -29,6 +29,7 @@ def register_commands(app) -> None:
     app.cli.add_command(games_group)
     app.cli.add_command(mail_group)
     app.cli.add_command(pace_command)
+    app.cli.add_command(bots_command)
     app.cli.add_command(players_group)
     app.cli.add_command(dev_command)
     for command in OPERATIONS:
@@ -134,6 +135,12 @@ cli.add_command(games_group)
 
 
 def _parse_player(raw: str) -> dict:
+    try:
+        computer = moves.computer_seat(raw)
+    except Refusal as exc:
+        raise click.BadParameter(str(exc)) from None
+    if computer is not None:
+        return computer
     name, address = parseaddr(raw)
     if not name or "@" not in address:
         raise click.BadParameter(f"{raw!r}: write a player as \"Name <email@example.org>\"")
@@ -160,7 +167,8 @@ def _parse_option(raw: str):
 @games_group.command("create")
 @click.argument("rules")
 @click.option("--player", "players", multiple=True, required=True,
-              help='A player as "Name <email>", in turn order; repeat for each.')
+              help='A player as "Name <email>", or a computer as bot or bot:LEVEL (1-3, '
+                   'default 2), in turn order; repeat for each.')
 @click.option("--option", "options", multiple=True, help="A game option as key=value.")
 @click.option("--seed", type=int, default=None, help="The random seed (default: random).")
 @click.option("--title", default="", help="A title for the game.")
@@ -171,18 +179,20 @@ def _parse_option(raw: str):
               help="Days each decision may take (a positive number, fractions allowed); "
                    "default: no limit.")
 @click.option("--on-timeout", default="wait",
-              help="At a missed deadline: wait (the host chooses) or auto (the seat's default "
-                   "move is played). Default: wait.")
+              help="At a missed deadline: wait (the host chooses), auto (the seat's default "
+                   "move is played) or bot (the computer plays the seat's move). Default: wait.")
 @click.option("--drop-after", default="3",
               help="auto: after this many missed deadlines in a row the seat's default moves "
-                   "are played as soon as it is asked (default 3).")
+                   "are played as soon as it is asked; bot: the computer plays the seat until "
+                   "its player is back (default 3).")
 @click.option("--webhook", default=None,
               help="A chat webhook URL (https) where the game posts who is to move, missed "
                    "deadlines and the result.")
 @_connected
 def games_create(rules, players, options, seed, title, host_email, language, pace_days,
                  on_timeout, drop_after, webhook):
-    """Create a game and email the invitations and first links; prints the game's id."""
+    """Create a game and email the invitations and first links; prints the game's id.
+    A computer's seat (bot, bot:LEVEL) is played by `pbem bots` (and every mail worker)."""
     parsed = [dict(_parse_player(p), language=language) for p in players]
     try:
         opts = dict(_parse_option(o) for o in options)
@@ -378,6 +388,20 @@ def pace_command(now):
                f"{counts['late']} late, {counts['digests']} digests")
 
 
+@click.command("bots")
+@click.option("--now", hidden=True, default=None, help="Act as if it were this UTC time (tests).")
+@_connected
+def bots_command(now):
+    """Play every decision the computer players are asked now, once (also run by every loop
+    of mail worker and pbem dev); exits 1 when a game failed."""
+    from ..play import computers
+    counts = computers.run_pass(_parse_now(now))
+    click.echo(f"{counts['moves']} computer moves, {counts['stale']} dropped as stale, "
+               f"{counts['failed']} games failed")
+    if counts["failed"]:
+        raise SystemExit(1)
+
+
 @mail_group.command("send")
 @click.option("--now", hidden=True, default=None, help="Act as if it were this UTC time (tests).")
 @_connected
@@ -490,15 +514,19 @@ def players_group():
 @players_group.command("away")
 @click.argument("email")
 @click.argument("days", type=float)
+@click.option("--bot", is_flag=True,
+              help="The computer plays EMAIL's seats meanwhile (no vacation days are used).")
 @_connected
-def players_away(email, days):
-    """Start a vacation of DAYS for EMAIL: their deadlines stand still meanwhile."""
+def players_away(email, days, bot):
+    """Start a vacation of DAYS for EMAIL: their deadlines stand still meanwhile (or, with
+    --bot, the computer plays their moves)."""
     try:
-        row = pace.go_away(email, days)
+        row = pace.go_away(email, days, bot=bot)
     except pace.PaceError as exc:
         raise click.ClickException(str(exc))
     left = pace.vacation(email)["left"]
-    click.echo(f"{row.email} is away until {row.away_until:%Y-%m-%d %H:%M} UTC; "
+    stands_in = "; the computer plays their seats" if bot else ""
+    click.echo(f"{row.email} is away until {row.away_until:%Y-%m-%d %H:%M} UTC{stands_in}; "
                f"{pace.days_text(left)} vacation days left this year")
 
 
@@ -529,7 +557,8 @@ def dev_command(host, port, smtp_port):
 
 # The groups belong to the `pbem` command itself too, so that `pbem --help` lists them even when
 # the app cannot start (say, PBEM_SECRET_KEY is missing): running one then says why.
-for _group in (db_group, games_group, mail_group, dev_command, pace_command, players_group):
+for _group in (db_group, games_group, mail_group, dev_command, pace_command, bots_command,
+               players_group):
     cli.add_command(_group)
 
 

@@ -57,7 +57,7 @@ def after_change(game: Game, rules, state, before: list[int],
                          seq=game.seq, since=seat.seen_seq, talk=talk.mark_mailed(game, seat))
         return
     for index in now:
-        if index not in before:
+        if index not in before and seats[index].bot_level is None:   # a computer gets no mail
             turn_mail(game, seats[index], now=at)
 
 

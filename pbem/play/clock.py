@@ -16,9 +16,11 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..db.models import Game, Prepared, Seat, Vacation, utcnow
+from ..log.store import seat_name
 
 REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
-POLICIES = ("wait", "auto")
+POLICIES = ("wait", "auto", "bot")   # at a missed deadline: the host, the default, the computer
+STAND_IN_LEVEL = 2         # the computer that plays for a player who is late or away
 MAX_PACE_DAYS = 365
 MAX_DROP_AFTER = 100
 
@@ -40,7 +42,7 @@ def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3) -> dict
                              f"not {days!r}")
         days = float(days)
     if on_timeout not in POLICIES:
-        raise validate.Invalid(f"--on-timeout takes wait or auto, not {on_timeout!r}")
+        raise validate.Invalid(f"--on-timeout takes wait, auto or bot, not {on_timeout!r}")
     if isinstance(drop_after, bool) or not isinstance(drop_after, int) or \
             not 1 <= drop_after <= MAX_DROP_AFTER:
         raise validate.Invalid(f"--drop-after takes a whole number from 1 to {MAX_DROP_AFTER}, "
@@ -103,6 +105,21 @@ def vacation_of(address: str) -> Vacation | None:
 def is_away(vacation: Vacation | None, now: dt.datetime) -> bool:
     return (vacation is not None and vacation.away_from is not None
             and vacation.away_from <= now < vacation.away_until)
+
+
+def computer_level(game: Game, seat: Seat, vacation: Vacation | None,
+                   now: dt.datetime) -> int | None:
+    """The level of the computer that plays the seat's decisions now, or None: a computer's
+    seat; a player's whose missed deadline it answers (`stand_in`), who was dropped in a game
+    where the computer stands in, or who handed their seats to it while away."""
+    if seat.bot_level is not None:
+        return seat.bot_level
+    if game.paused_at is not None:
+        return None
+    if seat.stand_in or (seat.dropped and game.on_timeout == "bot") or \
+            (vacation is not None and vacation.bot and is_away(vacation, now)):
+        return STAND_IN_LEVEL
+    return None
 
 
 def _hold_starts(game: Game, vacation: Vacation | None, now: dt.datetime) -> list[dt.datetime]:
@@ -169,6 +186,7 @@ class Clock:
     held: str | None              # None, "paused" (the game) or "away" (a vacation)
     away_until: dt.datetime | None
     dropped: bool
+    computer: bool = False        # the computer plays this decision for the seat's player
 
 
 def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
@@ -189,9 +207,11 @@ def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
         if deadline is not None:
             deadline += stood_still(game, seat, vacation, now)
         found.append(Clock(
-            seat=seat.index, name=seat.name, asked_at=seat.asked_at,
+            seat=seat.index, name=seat_name(seat), asked_at=seat.asked_at,
             waited=max(now - seat.asked_at, dt.timedelta(0)), deadline=deadline, held=held,
-            away_until=vacation.away_until if held == "away" else None, dropped=seat.dropped))
+            away_until=vacation.away_until if held == "away" else None, dropped=seat.dropped,
+            computer=seat.bot_level is None and
+            computer_level(game, seat, vacation, now) is not None))
     return found
 
 

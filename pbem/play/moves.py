@@ -22,15 +22,56 @@ from . import announce, clock, links, outbox
 
 def dropped_seats(game: Game, seats: list[Seat] | None = None) -> dict[int, str]:
     """The seats whose default moves are played as soon as they are asked (none while the
-    game is paused), each with why, as its log line says: "handover" (the host handed it over)
-    or "absent" (its player missed too many deadlines); `seats`: the game's seats, when the
-    caller read them already."""
-    if game.paused_at is not None:
+    game is paused, nor where the computer plays for dropped seats), each with why, as its
+    log line says: "handover" (the host handed it over) or "absent" (its player missed too
+    many deadlines); `seats`: the game's seats, when the caller read them already."""
+    if game.paused_at is not None or game.on_timeout == "bot":
         return {}
     if seats is None:
         seats = Seat.select(Seat.index, Seat.handed_over).where(
             Seat.game == game, Seat.dropped == True)  # noqa: E712
     return {s.index: "handover" if s.handed_over else "absent" for s in seats if s.dropped}
+
+
+COMPUTER_LEVELS = (1, 2, 3)
+DEFAULT_LEVEL = 2
+
+
+def computer_seat(raw: str) -> dict | None:
+    """A computer's seat as a host writes it, "bot" or "bot:LEVEL" ({"computer": level});
+    None for anything else (a player); validate.Invalid for a level that is not 1, 2 or 3."""
+    word, colon, level = raw.strip().partition(":")
+    if word.lower() != "bot":
+        return None
+    if not colon:
+        return {"computer": DEFAULT_LEVEL}
+    if level.strip() not in {str(n) for n in COMPUTER_LEVELS}:
+        raise validate.Invalid(f"{raw!r}: a computer's level is 1, 2 or 3 (bot:1, bot:2, bot:3)")
+    return {"computer": int(level)}
+
+
+def seated(players: list[dict], email_required: bool = False) -> list[dict]:
+    """The players checked, a computer's seat ({"computer": level}) named for its level and
+    without an address; at least one seat is a player's."""
+    checked, people = [], []
+    for index, player in enumerate(players):
+        level = player.get("computer") if isinstance(player, dict) else None
+        if level is None:
+            people.append(index)
+            checked.append(player)
+            continue
+        if type(level) is not int or level not in COMPUTER_LEVELS:
+            raise validate.Invalid(_("Player %(n)s: a computer's level is 1, 2 or 3.")
+                                   .replace("%(n)s", str(index + 1)))
+        checked.append({"name": f"Computer (level {level})", "email": "", "computer": level,
+                        "language": player.get("language", "en")})
+    if not people:
+        raise validate.Invalid(_("At least one seat is a player's: the computer does not play "
+                                 "alone."))
+    people_checked = validate.players([checked[i] for i in people], email_required)
+    for index, player in zip(people, people_checked):
+        checked[index] = player
+    return checked
 
 
 def create_game(rules_name: str, players: list[dict], options: dict | None = None,
@@ -39,7 +80,7 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
     """A new game with its seats and creation event; invitations and first links go out.
     `pace`: {"days", "on_timeout", "drop_after"} (see clock.check_pace). Returns (game, host_token)."""
     rules, options = store.validate_new_game(rules_name, len(players), options)
-    players = validate.players(players)
+    players = seated(players)
     title = validate.title(title)
     host_email = validate.host_email(host_email, required=False)
     pace = clock.check_pace(**(pace or {}))
@@ -61,9 +102,11 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
     return game, host_token
 
 
-def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = None) -> Applied:
+def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = None,
+        bot: bool = False) -> Applied:
     """Apply `action` by `seat` if the game is still at `expected_seq` (and, given `link_id`,
-    the link it came through is live); one transaction."""
+    the link it came through is live); one transaction. `bot`: the computer chose it (for a
+    seat the computer still plays now, else StaleSeq: the result is dropped)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("an action is a JSON object with a \"type\"")
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
@@ -82,12 +125,19 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
             raise IllegalAction(_("it is not your turn to act"))
         action = store.listed_action(rules, state, seat, action)
         seats = store.seats_of(game)         # read once, under the lock, for all that follows
-        _acted_in_person(seats[seat])
+        if bot:
+            _computer_still_plays(game, seats[seat])
+        else:
+            _acted_in_person(seats[seat])
+        played_by = None if not bot else "computer" if seats[seat].bot_level else "stand_in"
         defaulting = missed_turns(seats)
         defaulting.pop(seat, None)           # asked after all (no safe default): it answers
         state, events, restart = store.append(game, rules, state, seat, action,
-                                              dropped_seats(game, seats), defaulting=defaulting)
+                                              dropped_seats(game, seats), defaulting=defaulting,
+                                              bot=played_by)
         keep_missed_turns(seats, defaulting)
+        if seats[seat].stand_in and seat not in rules.to_act(state):
+            _stand_in_done(seats[seat])      # the missed decision is answered
         _after(game, rules, state, before, restart, seats=seats)
     return Applied(game, state, events)
 
@@ -163,10 +213,23 @@ def keep_missed_turns(seats: list[Seat], defaulting: dict) -> None:
 
 def _acted_in_person(seat: Seat) -> None:
     """A player acting for themselves is back: their missed deadlines are forgiven and a
-    dropped seat plays for itself again."""
-    if seat.missed or seat.dropped:
-        Seat.update(missed=0, dropped=False, handed_over=False).where(Seat.id == seat.id).execute()
-        seat.missed, seat.dropped, seat.handed_over = 0, False, False
+    dropped seat plays for itself again (and the computer standing in stops)."""
+    if seat.missed or seat.dropped or seat.stand_in:
+        Seat.update(missed=0, dropped=False, handed_over=False, stand_in=False) \
+            .where(Seat.id == seat.id).execute()
+        seat.missed, seat.dropped, seat.handed_over, seat.stand_in = 0, False, False, False
+
+
+def _computer_still_plays(game: Game, seat: Seat) -> None:
+    """The computer thought outside the lock: if its seat's player is back meanwhile (or the
+    game was paused), its result is dropped."""
+    if clock.computer_level(game, seat, clock.vacation_of(seat.email), utcnow()) is None:
+        raise StaleSeq("the computer no longer plays this seat")
+
+
+def _stand_in_done(seat: Seat) -> None:
+    Seat.update(stand_in=False).where(Seat.id == seat.id).execute()
+    seat.stand_in = False
 
 
 def _check_link_live(link_id: int) -> None:

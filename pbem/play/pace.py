@@ -107,9 +107,10 @@ def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
             return
         acted = False
         for seat in (seats[i] for i in rules.to_act(state)):
-            if seat.asked_at is None or clock.sync_hold(game, seat, clock.vacation_of(seat.email),
-                                                        now):
-                continue
+            if seat.asked_at is None or seat.bot_level is not None or \
+                    (game.on_timeout == "bot" and seat.dropped) or \
+                    clock.sync_hold(game, seat, clock.vacation_of(seat.email), now):
+                continue                # nobody waits for a computer (pbem/play/computers.py)
             if seat.late_at is None and (seat.dropped or (seat.deadline is not None
                                                           and seat.deadline <= now)):
                 acted = _deadline(game, rules, state, seat, seats, now, counts)
@@ -142,6 +143,9 @@ def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
     """The seat's deadline passed (or it was dropped): True when a move was played."""
     if not seat.dropped:        # a dropped seat's moves are played at once: no news
         webhooks.post(game, "late", seats, seat=seat.index, asked_at=clock.iso(seat.asked_at))
+    if game.on_timeout == "bot":
+        _stand_in(game, seat, now, counts)
+        return False
     if game.on_timeout == "auto" or seat.dropped:
         was_dropped = bool(seat.dropped)
         if _play_default(game, seat, now):
@@ -153,6 +157,20 @@ def _deadline(game, rules, state, seat, seats, now, counts) -> bool:
     counts["late"] += 1
     announce.host_notice(game, seat, "late")
     return False
+
+
+def _stand_in(game: Game, seat: Seat, now: dt.datetime, counts: dict) -> None:
+    """`bot`: the computer answers the missed decision (the next bot pass plays it, outside
+    this lock); the drop_after-th miss in a row hands it the seat until its player is back."""
+    missed = seat.missed + 1
+    drop = missed >= game.drop_after
+    Seat.update(missed=missed, dropped=drop, stand_in=True, late_at=now) \
+        .where(Seat.id == seat.id).execute()
+    seat.missed, seat.dropped, seat.stand_in, seat.late_at = missed, drop, True, now
+    counts["computer"] = counts.get("computer", 0) + 1
+    if drop:
+        announce.host_notice(game, seat, "dropped")
+        announce.dropped(game, seat, missed)
 
 
 def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = True,
@@ -348,9 +366,9 @@ def come_back(game_id: int, seat_index: int) -> bool:
     """The player of a dropped seat is back (through any of their links): they play for
     themselves again. True when the seat had been dropped."""
     with outbox.transaction():
-        return bool(Seat.update(dropped=False, handed_over=False, missed=0)
+        return bool(Seat.update(dropped=False, handed_over=False, missed=0, stand_in=False)
                     .where(Seat.game == game_id, Seat.index == seat_index,
-                           Seat.dropped == True)  # noqa: E712
+                           (Seat.dropped == True) | (Seat.stand_in == True))  # noqa: E712
                     .execute())
 
 
@@ -381,7 +399,8 @@ def vacation(address: str, now: dt.datetime | None = None) -> dict:
     used = 0.0 if row is None or (row.year != now.year and not clock.is_away(row, now)) \
         else row.used_days
     return {"days_per_year": bank_days(), "used": used, "left": max(bank_days() - used, 0.0),
-            "away_until": row.away_until if clock.is_away(row, now) else None}
+            "away_until": row.away_until if clock.is_away(row, now) else None,
+            "bot": bool(row is not None and row.bot and clock.is_away(row, now))}
 
 
 def _seats_of(address: str):
@@ -396,9 +415,10 @@ def _sync_seats(address: str, row: Vacation, now: dt.datetime) -> None:
         clock.sync_hold(seat.game, seat, row, now)
 
 
-def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
+def go_away(address: str, days, now: dt.datetime | None = None, bot: bool = False) -> Vacation:
     """Start a vacation of `days` (a positive number within the bank): the address's deadlines
-    stand still meanwhile, in every game."""
+    stand still meanwhile, in every game. `bot`: the computer plays the address's seats
+    meanwhile instead (nobody waits, so no days of the bank are used; at most a year)."""
     given = now
     address = clock.normalize_email(address)
     if "@" not in address:
@@ -412,11 +432,15 @@ def go_away(address: str, days, now: dt.datetime | None = None) -> Vacation:
         if clock.is_away(row, now):
             raise PaceError(f"{address} is away already, until {clock.iso(row.away_until)}")
         left = bank_days() - row.used_days
-        if days > left + 1e-9:
+        if bot and days > clock.MAX_PACE_DAYS:
+            raise PaceError(f"the computer stands in for at most {clock.MAX_PACE_DAYS} days")
+        if not bot and days > left + 1e-9:
             raise PaceError(f"only {days_text(left)} vacation days are left this year, not {days}")
         _sync_seats(address, row, now)       # first end the holds of an earlier vacation
         row.away_from, row.away_until = now, now + dt.timedelta(days=days)
-        row.used_days += days
+        row.bot = bool(bot)
+        if not bot:
+            row.used_days += days
         row.save()
         _sync_seats(address, row, now)
     return row
@@ -430,7 +454,8 @@ def come_home(address: str, now: dt.datetime | None = None) -> bool:
         if not clock.is_away(row, now):
             return False
         unused = (row.away_until - now) / dt.timedelta(days=1)
-        row.used_days = max(row.used_days - unused, 0.0)
+        if not row.bot:                  # a computer's stand-in used no days
+            row.used_days = max(row.used_days - unused, 0.0)
         row.away_until = now
         row.save()
         _sync_seats(address, row, now)

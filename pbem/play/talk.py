@@ -13,6 +13,7 @@ from ..db.database import write_transaction
 from ..errors import Refusal
 from ..db.models import Game, Message, Prepared, Seat, utcnow
 from . import limits
+from ..log import store
 
 MAX_LENGTH = 500                         # characters in one message
 MAX_LINES = 12
@@ -62,7 +63,7 @@ def post(game_id: int, seat: int, text, now: dt.datetime | None = None) -> Messa
 
 
 def _names(game: Game) -> list[str]:
-    return [s.name for s in game.seats.order_by(Seat.index)]
+    return [store.seat_name(s) for s in game.seats.order_by(Seat.index)]
 
 
 def as_dict(message: Message, names: list[str]) -> dict:

@@ -31,7 +31,17 @@ def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
         "messages": talk.listing(game, store.names_of(game, seats)),
         "commitment": store.game_commitment(game),
         "undo": undo.may_undo(rules, game.undo, state, seat),
+        "computers": computers_of(game, seats, to_act),
     }
+
+
+def computers_of(game: Game, seats: list[Seat], to_act: list[int]) -> list[int]:
+    """The seats the computer plays: the computers' own, and the players' it stands in for in
+    the decisions they are asked now (a missed deadline, a drop, a vacation handed to it)."""
+    now = utcnow()
+    return [s.index for s in seats if s.bot_level is not None or (
+        s.index in to_act and clock.computer_level(game, s, clock.vacation_of(s.email), now)
+        is not None)]
 
 
 LOG_LINES = 80
