@@ -155,7 +155,7 @@ def away(token):
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 366):
         abort(400, _("Write a whole number of days, from 1 to the days left."))
     try:
-        pace.go_away(address, int(raw))
+        pace.go_away(address, int(raw), bot=request.form.get("bot") == "1")
     except pace.PaceError:
         abort(400, _("Write a whole number of days, from 1 to the days left."))
     return redirect(f"/me/{token}?saved=1", code=303)

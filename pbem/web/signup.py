@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, signups, webhooks
+from ..play import clock, moves, signups, webhooks
 from ..mail import compose
 from ..log import store
 from .. import validate
@@ -20,6 +20,7 @@ bp = Blueprint("signup", __name__)
 
 LANGUAGES = {"en": "English", "hu": "Magyar"}
 MAX_PLAYERS = 8
+COMPUTERS = {f"bot{level}": level for level in moves.COMPUTER_LEVELS}  # a seat's choice on /new
 
 
 def confirming() -> bool:
@@ -42,7 +43,11 @@ def new():
 def create():
     if not current_app.config["OPEN_SIGNUP"]:
         return render_template("signup_closed.html"), 403
-    form = request.form
+    return create_from(request.form)
+
+
+def create_from(form):
+    """Start (or ask the host to confirm) the game `form` describes; a 303 on success."""
     try:
         asked = read_form(form)
     except Refusal as exc:         # validate.Invalid, IllegalAction (the options)...
@@ -56,6 +61,24 @@ def create():
     if host_token is None:
         return redirect("/new/sent", code=303)
     return redirect(f"/host/{host_token}?created=1", code=303)
+
+
+@bp.post("/new/solo")
+def solo():
+    """The home page's one button: a game of the newcomer against the computer (level 2), at
+    once where /new starts games at once, else after the confirmation mail as on /new."""
+    if not current_app.config["OPEN_SIGNUP"]:
+        return render_template("signup_closed.html"), 403
+    form = request.form
+    rules = RULES.get(form.get("rules", ""))
+    email = form.get("email", "").strip()
+    solo_form = {"rules": form.get("rules", ""), "name0": email.partition("@")[0][:100] or "?",
+                 "email0": email, "language0": current_language(), "host_email": email,
+                 "seat1": f"bot{moves.DEFAULT_LEVEL}"}
+    if rules is not None:                       # the fewest players the game takes
+        for i in range(2, rules.min_players):
+            solo_form[f"seat{i}"] = f"bot{moves.DEFAULT_LEVEL}"
+    return create_from(solo_form)
 
 
 def confirm_url(token: str) -> str:
@@ -106,12 +129,16 @@ def read_form(form) -> dict:
     players = []
     for i in range(MAX_PLAYERS):
         name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
+        language = form.get(f"language{i}", "en")
+        language = language if language in LANGUAGES else "en"
+        level = COMPUTERS.get(form.get(f"seat{i}", ""))
+        if level is not None:
+            players.append({"computer": level, "language": language})
+            continue
         if not name and not email:
             continue
-        language = form.get(f"language{i}", "en")
-        players.append({"name": name, "email": email,
-                        "language": language if language in LANGUAGES else "en"})
-    players = validate.players(players, email_required=True)
+        players.append({"name": name, "email": email, "language": language})
+    players = moves.seated(players, email_required=True)
     options = {key: _option(form, key, default)
                for key, default in RULES[rules_name].options.items()}
     _rules, options = store.validate_new_game(rules_name, len(players), options)

@@ -201,3 +201,313 @@ def test_a_record_with_the_computers_moves_exports_and_imports(app, tmp_path):
     path.write_text(json.dumps(forged))
     out = app.test_cli_runner().invoke(args=["games", "import", str(path)])
     assert out.exit_code == 1 and "hash does not match" in out.output
+
+
+# -- standing in -----------------------------------------------------------------------------------
+
+def test_on_timeout_bot_plays_the_missed_move_then_the_seat_after_drop_after(app, smtp):
+    fast(app)
+    game = create(app, ANN, BOB, on_timeout="bot", days=1.0, drop_after=2)
+    asked = seat(game, 0).asked_at
+    counts = pace.run_pass(asked + 1.1 * DAY)            # Ann missed her deadline
+    assert counts["computer"] == 1 and counts["timeouts"] == 0
+    ann = seat(game, 0)
+    assert ann.stand_in and ann.missed == 1 and not ann.dropped
+    assert computers.run_pass(asked + 1.1 * DAY)["moves"] == 1
+    (event,) = bot_events(game)
+    assert event.seat == 0 and not event.timeout
+    assert event.summary.endswith("(played by the computer)")
+    assert not seat(game, 0).stand_in                   # that decision is answered
+    assert computers.run_pass(asked + 1.1 * DAY)["moves"] == 0      # Bob is asked, not it
+
+    game = store.get_game(game.id)
+    rules = store.rules_of(game)
+    state = rules.load(game.state)
+    playing.act(game.id, 1, rules.legal_actions(state, 1)[-1], game.seq)   # Bob answers
+    game = store.get_game(game.id)
+    state = rules.load(game.state)
+    if 1 in rules.to_act(state):
+        playing.act(game.id, 1, rules.legal_actions(state, 1)[0], game.seq)
+    game = store.get_game(game.id)
+    assert 0 in rules.to_act(rules.load(game.state))
+    asked = seat(game, 0).asked_at
+    pace.run_pass(asked + 1.1 * DAY)                    # her second miss: dropped, to the computer
+    ann = seat(game, 0)
+    assert ann.dropped and ann.missed == 2
+    mailer.send_due()
+    dropped = [m for m in smtp.inbox.to("ann@example.org")
+               if "the computer plays your moves" in smtp.inbox.text(m)]
+    assert len(dropped) == 1
+    assert computers.run_pass(asked + 1.1 * DAY)["moves"] >= 1
+    assert timeouts_of(game) == []                      # no default move: the computer's
+
+    # the page tells the others who stands in, until Ann plays for herself again
+    game = store.get_game(game.id)
+    if 0 in rules.to_act(rules.load(game.state)):
+        shown = clock.clocks(game, [0])
+        assert shown[0].computer
+
+
+def timeouts_of(game):
+    return list(Event.select().where(Event.game == game.id, Event.timeout == True))  # noqa: E712
+
+
+def test_a_player_back_through_a_move_takes_the_seat_back_from_the_computer(app):
+    fast(app)
+    game = create(app, ANN, BOB, on_timeout="bot", days=1.0, drop_after=1)
+    asked = seat(game, 0).asked_at
+    pace.run_pass(asked + 1.1 * DAY)
+    assert seat(game, 0).dropped and seat(game, 0).stand_in
+    game = store.get_game(game.id)
+    rules = store.rules_of(game)
+    playing.act(game.id, 0, rules.legal_actions(rules.load(game.state), 0)[0], game.seq)
+    ann = seat(game, 0)
+    assert not ann.dropped and not ann.stand_in and ann.missed == 0
+    assert computers.decisions(asked + 1.1 * DAY) == []
+    assert bot_events(game) == []
+
+
+def test_away_with_bot_hands_the_seats_to_the_computer_for_that_time(app, client, smtp):
+    fast(app)
+    game = create(app, ANN, BOB, days=1.0)
+    now = seat(game, 0).asked_at + dt.timedelta(hours=1)
+    out = app.test_cli_runner().invoke(args=["players", "away", "Ann@Example.org", "3", "--bot"])
+    assert out.exit_code == 0 and "the computer plays their seats" in out.output, out.output
+    row = Vacation.get(Vacation.email == "ann@example.org")
+    assert row.bot and row.used_days == 0
+    assert computers.run_pass()["moves"] == 1
+    (event,) = bot_events(game)
+    assert event.seat == 0 and "(played by the computer)" in event.summary
+    mailer.send_due()
+    token = token_of(smtp.inbox.last_link("bob@example.org"))
+    assert "The computer plays for" not in client.get(f"/turn/{token}").get_data(as_text=True)
+    # Bob answers; then Ann is asked again and the computer plays for her, visibly
+    game = store.get_game(game.id)
+    rules = store.rules_of(game)
+    while 0 not in rules.to_act(rules.load(game.state)) and game.status == "running":
+        state = rules.load(game.state)
+        (who,) = rules.to_act(state)
+        playing.act(game.id, who, rules.legal_actions(state, who)[0], game.seq)
+        game = store.get_game(game.id)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "The computer plays for Ann for now." in page
+    assert computers.run_pass()["moves"] >= 1
+    # after the vacation the computer plays no more
+    later = dt.datetime.utcnow() + 4 * DAY
+    assert computers.decisions(later) == []
+    assert pace.come_home("ann@example.org") and Vacation.get(Vacation.email == "ann@example.org").used_days == 0
+
+
+# -- a solo game by email --------------------------------------------------------------------------
+
+class Mailbox:
+    """Ann's newest link, reading each new message once (the inbox keeps them all)."""
+
+    def __init__(self, smtp, address="ann@example.org"):
+        self.inbox, self.address, self.seen, self.link = smtp.inbox, address, 0, None
+
+    def last_link(self):
+        with self.inbox.lock:
+            new = self.inbox.messages[self.seen:]
+            self.seen += len(new)
+        for message in new:
+            if message["To"] == self.address:
+                found = LINK.findall(self.inbox.text(message))
+                self.link = found[-1] if found else self.link
+        return self.link
+
+
+def play_solo_by_email(game, mailbox, act_json, get_json, step, rng, limit=20_000):
+    """Ann plays her moves from the links in her mail (a random legal move each), the
+    computer the others' (`step`: a bot pass and the mail, or a wait for the worker), until
+    the game is over; the number of Ann's moves."""
+    ann_moves = 0
+    for _step in range(limit):
+        step()
+        answer = get_json(token_of(mailbox.last_link()))
+        if answer.get("result") is not None:
+            return ann_moves
+        if "error" in answer:           # a spent link: her next mail is on its way, or it is over
+            if store.get_game(game.id).status == "over":
+                return ann_moves
+            continue
+        if 0 not in answer["to_act"]:
+            continue                    # the computer's turn: the next pass plays it
+        moves_now = [a for a in answer["actions"] if a["type"] != "standing"]
+        answered = act_json(token_of(mailbox.last_link()),
+                            {"seq": answer["seq"], "action": rng.choice(moves_now)})
+        ann_moves += 1
+        if answered.get("result") is not None:
+            return ann_moves
+    raise AssertionError(f"no end after {limit} steps")
+
+
+def check_solo_game_over(game, smtp):
+    game = store.get_game(game.id)
+    assert game.status == "over"
+    assert store.verify(game) == []
+    assert bot_events(game) and all(e.seat == 1 for e in bot_events(game))
+    assert {m["To"] for m in smtp.inbox.messages} == {"ann@example.org"}
+    over = [m for m in smtp.inbox.to("ann@example.org") if "Computer (level 1)" in
+            smtp.inbox.text(m) and "/replay" in smtp.inbox.text(m)]
+    assert over, "the last mail names the computer in the ranking"
+
+
+def bot_pass_and_mail():
+    computers.run_pass()
+    mailer.send_due()
+
+
+@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards"])
+def test_a_solo_game_plays_to_its_end_by_email(app, client, smtp, rules_name):
+    app.config.update(BOT_ITERATIONS=1, BOT_SECONDS=0.05)
+    game, _host = playing.create_game(rules_name, [ANN, {"computer": 1}], {}, seed=11)
+    ann_moves = play_solo_by_email(
+        game, Mailbox(smtp),
+        act_json=lambda token, body: client.post(f"/api/turn/{token}", json=body).get_json(),
+        get_json=lambda token: client.get(f"/api/turn/{token}").get_json(),
+        step=bot_pass_and_mail, rng=random.Random(5))
+    assert ann_moves > 0
+    mailer.send_due()
+    check_solo_game_over(game, smtp)
+
+
+def test_a_solo_assyria_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
+        app, smtp, database_url):
+    """The deployment's own parts: gunicorn serves Ann's links, `pbem mail worker` plays the
+    computer's moves in its loop and mails her; the test only reads mail and follows links."""
+    import time
+    import requests
+    from tests.conftest import free_port
+    from tests.server.gunicorn_server import Gunicorn
+    game, _host = playing.create_game("assyria", [ANN, {"computer": 1}], {}, seed=11)
+    env = {"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
+           "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_SERVER": "127.0.0.1",
+           "PBEM_MAIL_PORT": str(smtp.port), "PBEM_BOT_ITERATIONS": "1",
+           "PBEM_BOT_SECONDS": "0.05", "PBEM_MAIL_SENDER": "pbem <pbem@pbem.test>"}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "flask", "--app", "tests.server.duel_wsgi:app", "mail", "worker",
+         "--interval", "0.1"], cwd=ROOT, env=dict(os.environ, **env),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    mailbox = Mailbox(smtp)
+    try:
+        with Gunicorn(free_port(), env, workers=2) as server:
+            seen = {"seq": -1}
+
+            def get_json(token):
+                answer = requests.get(f"{server.url}/api/turn/{token}", timeout=60).json()
+                seen["seq"] = answer.get("seq", seen["seq"])
+                return answer
+
+            def wait_for_the_worker():
+                """Until the game moved past what Ann last saw (or an hour passed: hung)."""
+                deadline = time.monotonic() + 3600
+                while time.monotonic() < deadline and worker.poll() is None:
+                    now = store.get_game(game.id)
+                    if now.status == "over" or (now.seq != seen["seq"] and mailbox.last_link()):
+                        return
+                    time.sleep(0.05)
+                raise AssertionError("the worker stopped moving the game")
+
+            ann_moves = play_solo_by_email(
+                game, mailbox, get_json=get_json, step=wait_for_the_worker, rng=random.Random(5),
+                act_json=lambda token, body: requests.post(
+                    f"{server.url}/api/turn/{token}", json=body, timeout=60).json())
+        assert ann_moves > 0 and "Traceback" not in server.output
+        for _wait in range(600):            # the worker mails the result
+            if any("/replay" in smtp.inbox.text(m) for m in smtp.inbox.to("ann@example.org")):
+                break
+            time.sleep(0.1)
+    finally:
+        worker.terminate()
+        _out, errors = worker.communicate(timeout=60)
+    assert b"Traceback" not in errors, errors.decode()[-3000:]
+    check_solo_game_over(game, smtp)
+
+
+def test_two_bots_processes_at_once_never_double_a_move(app, database_url):
+    """Each game waits for one computer move and then for Ann: two `pbem bots` started
+    together play each of those moves exactly once (the loser's result is dropped as stale)."""
+    games = [create(app, {"computer": 2}, ANN, options={"rounds": 3}) for _ in range(6)]
+    env = dict(os.environ, PBEM_DATABASE_URL=database_url,
+               PBEM_SECRET_KEY=app.config["SECRET_KEY"], PBEM_BASE_URL="http://pbem.test",
+               PBEM_BOT_ITERATIONS="200", PBEM_BOT_SECONDS="0.5")
+    command = [sys.executable, "-m", "flask", "--app", "tests.server.duel_wsgi:app", "bots"]
+    runs = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    played = [int(out.split(" computer moves")[0].split()[-1]) for out, _err in outputs]
+    assert sum(played) == len(games), outputs
+    for game in games:
+        events = bot_events(game)
+        assert [e.seat for e in events] == [0]
+        assert store.verify(store.get_game(game.id)) == []
+
+
+# -- the web: /new, the home page's button, the player's switch ------------------------------------
+
+def test_new_offers_computer_seats_and_the_computer_at_a_missed_deadline(app, client, smtp):
+    fast(app)
+    page = client.get("/new").get_data(as_text=True)
+    for level in (1, 2, 3):
+        assert f'value="bot{level}"' in page and f"computer (level {level})" in page
+    assert '<option value="bot"' in page and "the computer plays" in page
+    answer = client.post("/new", data={
+        "rules": "duel", "name0": "Ann", "email0": "ann@example.org", "seat1": "bot3",
+        "name1": "", "email1": "", "pace": "1", "on_timeout": "bot", "drop_after": "2",
+        "option_rounds": "2"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    game = Game.select().order_by(Game.id.desc()).get()
+    assert game.on_timeout == "bot" and game.drop_after == 2
+    assert [(s.name, s.bot_level, s.email) for s in game.seats.order_by(Seat.index)] == [
+        ("Ann", None, "ann@example.org"), ("Computer (level 3)", 3, "")]
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "Computer (level 3)" in page
+
+
+def test_new_in_hungarian_names_the_computer_in_hungarian(app, client):
+    fast(app)
+    game = create(app, ANN, {"computer": 2})
+    client.set_cookie("lang", "hu")
+    page = client.get(f"/games/{game.id}?lang=hu").get_data(as_text=True)
+    assert "Számítógép (2. szint)" in page
+    assert "számítógép (1. szint)" in client.get("/new?lang=hu").get_data(as_text=True)
+
+
+def test_the_home_page_starts_a_game_against_the_computer_in_one_button(app, client, smtp):
+    fast(app)
+    page = client.get("/").get_data(as_text=True)
+    assert 'action="/new/solo"' in page and "Start a game against the computer" in page
+    answer = client.post("/new/solo", data={"rules": "duel", "email": "newcomer@example.org"})
+    assert answer.status_code == 303 and "/host/" in answer.headers["Location"]
+    game = Game.select().order_by(Game.id.desc()).get()
+    seats = list(game.seats.order_by(Seat.index))
+    assert [(s.email, s.bot_level) for s in seats] == [("newcomer@example.org", None), ("", 2)]
+    mailer.send_due()
+    assert {m["To"] for m in smtp.inbox.messages} == {"newcomer@example.org"}
+    assert client.post("/new/solo", data={"rules": "duel", "email": ""}).status_code == 400
+    assert client.post("/new/solo", data={"rules": "nope", "email": "x@example.org"}) \
+        .status_code == 400
+
+
+def test_the_home_page_switch_hands_the_seats_to_the_computer(app, client, smtp):
+    fast(app)
+    game = create(app, ANN, BOB, days=1.0)
+    mailer.send_due()
+    home = [link for m in smtp.inbox.to("ann@example.org")
+            for link in __import__("re").findall(r"http://pbem\.test/me/[A-Za-z0-9_.\-]+",
+                                                 smtp.inbox.text(m))]
+    token = token_of(home[-1])
+    page = client.get(f"/me/{token}").get_data(as_text=True)
+    assert "Let the computer play my moves" in page
+    answer = client.post(f"/me/{token}/away", data={"days": "5", "bot": "1"})
+    assert answer.status_code == 303
+    assert "the computer plays your moves meanwhile" in client.get(f"/me/{token}").get_data(
+        as_text=True)
+    assert computers.run_pass()["moves"] == 1
+    assert [e.seat for e in bot_events(game)] == [0]
+    client.post(f"/me/{token}/back")
+    assert not Vacation.get(Vacation.email == "ann@example.org").bot or \
+        not clock.is_away(Vacation.get(Vacation.email == "ann@example.org"),
+                          dt.datetime.utcnow())
