@@ -360,7 +360,7 @@ def bot_pass_and_mail():
 
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards"])
 def test_a_solo_game_plays_to_its_end_by_email(app, client, smtp, rules_name):
-    app.config.update(BOT_ITERATIONS=1, BOT_SECONDS=0.05)
+    app.config.update(BOT_ITERATIONS=1, BOT_SECONDS=0.05, MAILS_PER_RECIPIENT_PER_DAY=100_000)
     game, _host = playing.create_game(rules_name, [ANN, {"computer": 1}], {}, seed=11)
     ann_moves = play_solo_by_email(
         game, Mailbox(smtp),
@@ -384,7 +384,8 @@ def test_a_solo_assyria_game_plays_to_its_end_under_gunicorn_and_the_mail_worker
     env = {"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
            "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_SERVER": "127.0.0.1",
            "PBEM_MAIL_PORT": str(smtp.port), "PBEM_BOT_ITERATIONS": "1",
-           "PBEM_BOT_SECONDS": "0.05", "PBEM_MAIL_SENDER": "pbem <pbem@pbem.test>"}
+           "PBEM_BOT_SECONDS": "0.05", "PBEM_MAIL_SENDER": "pbem <pbem@pbem.test>",
+           "PBEM_MAILS_PER_RECIPIENT_PER_DAY": "100000"}     # a solo game mails Ann a lot
     worker = subprocess.Popen(
         [sys.executable, "-m", "flask", "--app", "tests.server.duel_wsgi:app", "mail", "worker",
          "--interval", "0.1"], cwd=ROOT, env=dict(os.environ, **env),
