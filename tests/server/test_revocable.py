@@ -296,3 +296,12 @@ def test_only_the_seats_newest_link_may_post_table_talk(hosted, client, smtp):
     assert client.post(f"/api/turn/{newest}/messages", json={"text": "hi"}).status_code == 201
     client.post(f"/host/{host_token}/revoke/0")
     assert client.post(f"/api/turn/{newest}/messages", json={"text": "x"}).status_code == 410
+
+
+def test_the_host_may_revoke_a_waiting_seat_and_its_old_pages_stop(hosted, client, smtp):
+    game, host_token = hosted
+    bob_home = home_tokens(smtp, BOB)[-1]
+    page = client.get(f"/host/{host_token}").get_data(as_text=True)
+    assert f'action="/host/{host_token}/revoke/1"' in page          # Bob has no live link
+    client.post(f"/host/{host_token}/revoke/1")
+    assert client.get(f"/me/{bob_home}").status_code == 410
