@@ -278,6 +278,7 @@ class PlayerSettings(BaseModel):
     mail_mode = pw.CharField(max_length=10, default="each")   # each | digest
     digest_hour = pw.IntegerField(default=7)             # UTC hour of the daily digest
     last_digest_on = pw.DateField(null=True)
+    time_zone = pw.CharField(max_length=64, default="")  # an IANA name; "": none chosen
     created_at = pw.DateTimeField(default=utcnow)
 
     class Meta:

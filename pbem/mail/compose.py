@@ -27,6 +27,7 @@ from ..games.codes import codes_of, pattern
 from ..play import clock, home, links, optout, outbox, replies, talk
 from ..present import fill_names, others_actions, presenter_for, results
 from ..present.titles import game_name, title_of
+from ..present.times import reading_in
 
 
 class Unrenderable(Exception):
@@ -222,7 +223,7 @@ def render(row: Outbox) -> Outbox:
     game = Game.get_or_none(Game.id == row.game_id) if row.game_id is not None else None
     if row.game_id is not None and game is None:
         raise Unrenderable("the game of this mail is gone")
-    with in_language(row.language):
+    with in_language(row.language), reading_in(home.time_zone_of(row.recipient)):
         mail_subject, values = build(row, game, context)
         if row.kind == "webhook":       # a chat post: one sentence, no mail around it
             text = html = values["sentence"]

@@ -114,31 +114,45 @@ def settings_of(address: str) -> PlayerSettings:
     return found or PlayerSettings(email=address, mail_mode="each", digest_hour=7)
 
 
-def save_settings(address: str, language: str | None, mail_mode: str, digest_hour: int) -> None:
-    """Store the choices (the caller validated them); the language applies to every seat.
+def save_settings(address: str, language: str | None, mail_mode: str, digest_hour: int,
+                  time_zone: str | None = None) -> None:
+    """Store the choices (the caller validated them); the language applies to every seat; a
+    `time_zone` of None leaves the chosen one as it was ("" chooses none).
     Back from the digest to one mail per turn, the games waiting for the address are mailed at
     once (each with a fresh link), not at their reminder."""
     from . import announce      # announce reads the settings kept here
     with outbox.transaction():
         was_digest = wants_digest(address)
-        _save_settings(normalise(address), language, mail_mode, digest_hour)
+        _save_settings(normalise(address), language, mail_mode, digest_hour, time_zone)
         if was_digest and mail_mode == "each":
             announce.mail_waiting_games(address)
 
 
-def _save_settings(address, language, mail_mode, digest_hour) -> None:
+def _save_settings(address, language, mail_mode, digest_hour, time_zone=None) -> None:
     settings = settings_of(address)
     settings.mail_mode, settings.digest_hour = mail_mode, digest_hour
+    if time_zone is not None:
+        settings.time_zone = time_zone
     if settings.id is None:
+        update = {PlayerSettings.mail_mode: mail_mode, PlayerSettings.digest_hour: digest_hour}
+        if time_zone is not None:
+            update[PlayerSettings.time_zone] = time_zone
         PlayerSettings.insert(email=address, mail_mode=mail_mode, digest_hour=digest_hour,
-                              created_at=utcnow()).on_conflict(
-            conflict_target=[PlayerSettings.email],
-            update={PlayerSettings.mail_mode: mail_mode,
-                    PlayerSettings.digest_hour: digest_hour}).execute()
+                              time_zone=time_zone or "", created_at=utcnow()).on_conflict(
+            conflict_target=[PlayerSettings.email], update=update).execute()
     else:
         settings.save()
     if language:
         Seat.update(language=language).where(fn.LOWER(Seat.email) == address).execute()
+
+
+def time_zone_of(address: str | None) -> str:
+    """The time zone the address chose on its home page ("" for none)."""
+    if not address or "@" not in address:
+        return ""
+    found = (PlayerSettings.select(PlayerSettings.time_zone)
+             .where(PlayerSettings.email == normalise(address)).first())
+    return found.time_zone if found is not None else ""
 
 
 def wants_digest(address: str) -> bool:

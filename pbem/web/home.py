@@ -15,7 +15,7 @@ from ..play import fresh, home, hosting, limits, links, optout, pace, talk
 from ..log import store
 from ..games.base import current_language, speaking
 from ..present import calendar as deadlines_calendar, seat as seat_view
-from ..present import hosting as hosted_view
+from ..present import hosting as hosted_view, times
 from . import replay
 
 bp = Blueprint("home", __name__)
@@ -74,20 +74,22 @@ def show(token):
 
 def _home_page(token: str, address: str, error: str | None = None):
     entries = [seat_view.home_entry(seat) for seat in home.seats_of(address)]
-    return render_template("home.html", token=token, address=address,
-                           home_days=max(1, current_app.config["HOME_LINK_MAX_AGE"] // 86400),
-                           waiting=[e for e in entries if e["your_turn"]],
-                           running=[e for e in entries if e["running"] and not e["your_turn"]],
-                           finished=[e for e in entries if not e["running"]],
-                           settings=home.settings_of(address), saved=request.args.get("saved"),
-                           language_now=_language_of(address), vacation=pace.vacation(address),
-                           opted_out=optout.is_opted_out(address),
-                           optout_link="/optout/" + optout.token(current_app.config["SECRET_KEY"],
-                                                                address),
-                           away_error=request.args.get("away_error"),
-                           calendar_url=current_app.config["BASE_URL"].rstrip("/")
-                           + f"/me/{token}/calendar.ics",
-                           **_hosted(address, error))
+    settings = home.settings_of(address)
+    with times.reading_in(settings.time_zone):
+        return render_template("home.html", token=token, address=address,
+                               home_days=max(1, current_app.config["HOME_LINK_MAX_AGE"] // 86400),
+                               waiting=[e for e in entries if e["your_turn"]],
+                               running=[e for e in entries if e["running"] and not e["your_turn"]],
+                               finished=[e for e in entries if not e["running"]],
+                               settings=settings, saved=request.args.get("saved"),
+                               language_now=_language_of(address), vacation=pace.vacation(address),
+                               opted_out=optout.is_opted_out(address),
+                               optout_link="/optout/" + optout.token(current_app.config["SECRET_KEY"],
+                                                                    address),
+                               away_error=request.args.get("away_error"),
+                               calendar_url=current_app.config["BASE_URL"].rstrip("/")
+                               + f"/me/{token}/calendar.ics",
+                               **_hosted(address, error))
 
 
 def _hosted(address: str, error: str | None = None) -> dict:
@@ -140,10 +142,16 @@ def settings(token):
     language = form.get("language", "")
     mode = form.get("mail_mode", "each")
     hour = form.get("digest_hour", "7")
+    zone = form.get("time_zone")            # absent: as it was; empty: none
     if language not in LANGUAGES or mode not in home.MAIL_MODES or not (
             hour.isascii() and hour.isdigit() and 0 <= int(hour) <= 23):
         abort(400, _("Choose a language, a way to receive mail and an hour between 0 and 23."))
-    home.save_settings(address, language, mode, int(hour))
+    if zone is not None:
+        zone = zone.strip() if len(zone) <= 2 * times.ZONE_MAX else zone
+        if zone and not times.is_time_zone(zone):
+            abort(400, _("There is no time zone called %(zone)s: write one like Europe/Budapest, "
+                         "or leave the field empty.", zone=zone[:times.ZONE_MAX]))
+    home.save_settings(address, language, mode, int(hour), zone)
     return redirect(f"/me/{token}?saved=1&lang={language}", code=303)
 
 

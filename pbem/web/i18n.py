@@ -55,9 +55,10 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale, default_locale="en")
     # one time format on every page and in every mail (Flask-Babel's filter of that name took
     # the format per call, and pages mixed four of them)
-    from ..present.times import when
+    from ..present.times import local, when
     app.jinja_env.filters["datetimeformat"] = when
     app.jinja_env.filters["when"] = when
+    app.jinja_env.filters["local"] = local      # the reader's own zone, after a UTC sentence
     # Templates translate through the same catalogues as the engines, looked up by the
     # language set below: a board calls gettext hundreds of times a render, and Flask-Babel's
     # own callables walk the request context on every call.
