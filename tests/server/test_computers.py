@@ -191,6 +191,8 @@ def test_a_record_with_the_computers_moves_exports_and_imports(app, tmp_path):
     assert store.verify(copy) == []
     assert [e.seq for e in bot_events(copy)] == [e["seq"] for e in flagged]
     assert seat(copy, 0).bot_level == 3
+    out = app.test_cli_runner().invoke(args=["games", "check", str(path)])
+    assert out.exit_code == 0 and out.output.startswith("ok"), out.output
 
     forged = json.loads(json.dumps(record))
     forged["events"][flagged[0]["seq"]]["bot"] = False
