@@ -6,6 +6,9 @@
   if (!field || field.value || !field.hasAttribute("data-from-browser")) return;
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone && zone.length <= 64 && zone.indexOf("/") > 0) field.value = zone;
+    // a zone that is UTC by another name ("Etc/UTC") adds nothing to the UTC times
+    if (zone && zone.length <= 64 && zone.indexOf("/") > 0 && zone.indexOf("Etc/") !== 0) {
+      field.value = zone;
+    }
   } catch (e) { /* an old browser: the field stays empty */ }
 })();
