@@ -23,7 +23,7 @@ from ..play import fresh, health, optout, outbox, replies
 from . import compose, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
-from ..db.models import Outbox, db, utcnow
+from ..db.models import Outbox, Seat, db, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
             kept.append(row)
             continue
         used[row.recipient] = used.get(row.recipient, 0) + 1
-        if used[row.recipient] <= quota:
+        if used[row.recipient] <= quota or _answers_a_solo_player(row):
             kept.append(row)
             continue
         since = first.get(row.recipient) or now     # else: the ones leased now go out now
@@ -152,6 +152,21 @@ def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
                        last_error=f"held: {quota} mails to this address in 24 hours")
          .where(Outbox.id == row.id).execute())
     return kept
+
+
+SOLO_KINDS = ("turn", "over")
+
+
+def _answers_a_solo_player(row: Outbox) -> bool:
+    """A turn (or the result) mailed to the one person in a game against the computer: the
+    computers answer that person's own moves at once, so such mail follows what its recipient
+    did and the daily cap would only stall the game (a solo card game asks one person hundreds
+    of times a day). Invitations and every other kind stay counted."""
+    if row.kind not in SOLO_KINDS or row.game_id is None:
+        return False
+    people = list(Seat.select(Seat.email).where(Seat.game == row.game_id,
+                                                Seat.bot_level.is_null()).limit(2))
+    return len(people) == 1 and people[0].email.lower() == row.recipient.lower()
 
 
 def _thread_headers(row: Outbox) -> dict:
