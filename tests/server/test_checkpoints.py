@@ -33,14 +33,14 @@ def passing_game(moves: int) -> Game:
         action = {"type": "pass"}
         state = rules.apply(state, seat, action)
         head = store.chain_hash(head, seq, seat, action, False, created_at)
-        rows.append((game.id, seq, seat, PASS, False, False, "{p%d} passes." % seat, "{}",
+        rows.append((game.id, seq, seat, PASS, False, False, False, "{p%d} passes." % seat, "{}",
                      created_at, head))
         if seq % EVERY == 0:
             points.append((seq, head, rules.dump(state)))
     with write_transaction():
-        marks = ", ".join([db.obj.param] * 10)
+        marks = ", ".join([db.obj.param] * 11)
         db.obj.cursor().executemany(          # peewee's insert_many takes ~10 times as long
-            "INSERT INTO event (game_id, seq, seat, action, automatic, timeout, summary, "
+            "INSERT INTO event (game_id, seq, seat, action, automatic, timeout, bot, summary, "
             f"summaries, created_at, hash) VALUES ({marks})", rows)
         game = store.locked_game(game.id)
         game.seq, game.head_hash = seq, head

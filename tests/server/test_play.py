@@ -51,7 +51,8 @@ def test_play_to_the_end_through_the_json_api(app, client, smtp):
         assert player is not None, "nobody received a working link"
         page = client.get(f"/api/turn/{token}").get_json()
         assert set(page) == {"game", "rules", "seat", "seq", "to_act", "view", "actions", "result",
-                             "deadlines", "messages", "codes", "commitment", "undo"}
+                             "deadlines", "messages", "codes", "commitment", "undo",
+                             "computers"}
         assert page["deadlines"] == {} and page["messages"] == []   # no pace, no talk
         assert page["seat"] in page["to_act"] and page["actions"]
         answer = client.post(f"/api/turn/{token}",
