@@ -268,11 +268,14 @@ def test_restore_into_an_empty_place_and_refusing_what_is_not_a_backup(tmp_path,
         db.close()
 
 
-def test_backup_of_postgresql_points_to_pg_dump(app, run):
+def test_backup_of_postgresql_points_to_pg_dump_and_sqlite_writes_the_file(app, run, tmp_path):
+    target = tmp_path / "backup.db"
+    out = run("backup", str(target))
     if database.is_sqlite():
-        pytest.skip("PostgreSQL only")
-    out = run("backup", "/tmp/never.db")
-    assert out.exit_code == 1 and "pg_dump" in out.output
+        assert out.exit_code == 0, out.output
+        assert target.stat().st_size > 0
+    else:
+        assert out.exit_code == 1 and "pg_dump" in out.output and not target.exists()
 
 
 # -- pbem db rollback --------------------------------------------------------------------------------------
