@@ -8,6 +8,7 @@ snapshot, start and stop the clocks, spend and issue links, queue the mails.
 from __future__ import annotations
 
 import secrets
+from contextlib import contextmanager
 
 from flask import current_app
 
@@ -109,18 +110,8 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
     seat the computer still plays now, else StaleSeq: the result is dropped)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("an action is a JSON object with a \"type\"")
-    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
-        raise ValueError("seq must be an integer")
-    with outbox.transaction():
-        game = store.locked_game(game_id)
-        if game.seq != expected_seq:
-            raise StaleSeq(f"already played: the game is at move {game.seq}, "
-                           f"this action was made at move {expected_seq}")
-        if link_id is not None:
-            _check_link_live(link_id)
-        rules = store.rules_of(game)
-        state = rules.load(game.state)
-        before = rules.to_act(state)
+    with _locked_at(game_id, expected_seq, link_id, "this action was made") as \
+            (game, rules, state, before):
         if seat not in before:
             raise IllegalAction(_("it is not your turn to act"))
         action = store.listed_action(rules, state, seat, action)
@@ -146,18 +137,8 @@ def undo(game_id: int, seat: int, expected_seq, link_id: int | None = None) -> A
     """Take back `seat`'s last action (pbem/log/undo.py says while it may: UndoRefused with the
     reason when not) if the game is still at `expected_seq` and, given `link_id`, the link is
     live; one transaction, as `act`. Nobody is mailed: the seat is still the one to act."""
-    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
-        raise ValueError("seq must be an integer")
-    with outbox.transaction():
-        game = store.locked_game(game_id)
-        if game.seq != expected_seq:
-            raise StaleSeq(f"already played: the game is at move {game.seq}, "
-                           f"this undo was asked at move {expected_seq}")
-        if link_id is not None:
-            _check_link_live(link_id)
-        rules = store.rules_of(game)
-        state = rules.load(game.state)
-        before = rules.to_act(state)
+    with _locked_at(game_id, expected_seq, link_id, "this undo was asked") as \
+            (game, rules, state, before):
         if not undoing.may_undo(rules, game.undo, state, seat):
             raise undoing.UndoRefused(undoing.why_not_undo(rules, game.undo, state, seat))
         seats = store.seats_of(game)
@@ -189,6 +170,25 @@ def play_default(game: Game, seat: int, now=None, absent: bool = False,
     keep_missed_turns(seats, defaulting)
     _after(game, rules, state, before, restart, now, seats=seats)
     return Applied(game, state, events)
+
+
+@contextmanager
+def _locked_at(game_id: int, expected_seq, link_id: int | None, asked: str):
+    """The prologue of `act` and `undo`: one write transaction with the game locked, if it is
+    still at `expected_seq` (StaleSeq saying the game's move and what was `asked` at which)
+    and, given `link_id`, the link is live; yields (game, rules, state, the seats to act)."""
+    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+        raise ValueError("seq must be an integer")
+    with outbox.transaction():
+        game = store.locked_game(game_id)
+        if game.seq != expected_seq:
+            raise StaleSeq(f"already played: the game is at move {game.seq}, "
+                           f"{asked} at move {expected_seq}")
+        if link_id is not None:
+            _check_link_live(link_id)
+        rules = store.rules_of(game)
+        state = rules.load(game.state)
+        yield game, rules, state, rules.to_act(state)
 
 
 def _after(game, rules, state, before, restart, now=None, seats=None) -> None:
