@@ -411,30 +411,18 @@ def worker(interval: float = 5.0, once: bool = False,
 
 
 def _worker_pass(stop: threading.Event, after_failure: bool = False) -> bool:
-    """One pass of the worker: the pace pass, then the mail. False when it failed. After a
-    failed pass, the claims that pass could not give back (its connection was gone) are
-    released first: this process holds nothing between passes."""
+    """One pass of the worker: the pace pass, the computer players' pass, then the mail. False
+    when it failed. After a failed pass, the claims that pass could not give back (its
+    connection was gone) are released first: this process holds nothing between passes."""
     from ..play import computers, pace
     try:
         db.connect(reuse_if_open=True)
         if after_failure:
             _release_own_claims()
-        try:
-            pace.run_pass()          # reminders and timeouts due now, before the mail goes out
-        except Exception as exc:  # noqa: BLE001 - a failing pace pass must not stop the mail
-            log.exception("the pace pass failed")
-            if database.lost_connection(exc):
-                raise
-            database.discard_connection()
-            db.connect(reuse_if_open=True)
-        try:
-            computers.run_pass()     # the computer players' decisions (their mails go out now)
-        except Exception as exc:  # noqa: BLE001 - a failing bot pass must not stop the mail
-            log.exception("the computer players' pass failed")
-            if database.lost_connection(exc):
-                raise
-            database.discard_connection()
-            db.connect(reuse_if_open=True)
+        for name, run in (
+                ("the pace pass", pace.run_pass),   # reminders and timeouts due now, first
+                ("the computer players' pass", computers.run_pass)):    # their mails go now
+            _before_the_mail(name, run)
         counts = send_due(stop=stop)
         _poll_replies()
         health.beat()               # /health and pbem check see the worker alive
@@ -445,6 +433,19 @@ def _worker_pass(stop: threading.Event, after_failure: bool = False) -> bool:
     if any(counts.values()):
         log.info("mail: %(sent)d sent, %(retry)d to retry, %(failed)d failed", counts)
     return True
+
+
+def _before_the_mail(name: str, run) -> None:
+    """Run one of the passes before the mail, isolated: its failure is logged and the next one
+    runs on a fresh connection; only a lost connection fails the whole worker pass."""
+    try:
+        run()
+    except Exception as exc:  # noqa: BLE001 - a failing pass must not stop the others or the mail
+        log.exception("%s failed", name)
+        if database.lost_connection(exc):
+            raise
+        database.discard_connection()
+        db.connect(reuse_if_open=True)
 
 
 IMAP_INTERVAL = 60.0                 # seconds between two reads of the replies' IMAP mailbox

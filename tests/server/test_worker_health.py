@@ -116,3 +116,36 @@ def test_mail_held_by_the_daily_cap_is_held_not_stuck(app, client):
     mail_rows(1, created_at=utcnow() - dt.timedelta(hours=2))
     answer = client.get("/health")
     assert answer.status_code == 503 and answer.json["mail"]["oldest_waiting_age"] >= 7200
+
+
+def test_a_failing_pass_before_the_mail_stops_neither_the_other_nor_the_mail(app, smtp,
+                                                                             monkeypatch):
+    import threading
+
+    import peewee as pw
+    from pbem.mail import mailer
+    from pbem.play import computers, pace
+    ran = []
+
+    def failing(name, exc):
+        def run():
+            ran.append(name)
+            raise exc
+        return run
+    monkeypatch.setattr(pace, "run_pass", failing("pace", RuntimeError("a bug in the pace pass")))
+    monkeypatch.setattr(computers, "run_pass", lambda: ran.append("computers"))
+    [row] = mail_rows(1)
+    assert mailer._worker_pass(threading.Event()) is True
+    assert ran == ["pace", "computers"] and Outbox.get_by_id(row).sent_at is not None
+    monkeypatch.setattr(pace, "run_pass", lambda: ran.append("pace"))
+    monkeypatch.setattr(computers, "run_pass", failing("computers", ValueError("a bot bug")))
+    [row] = mail_rows(1)
+    assert mailer._worker_pass(threading.Event()) is True
+    assert ran[2:] == ["pace", "computers"] and Outbox.get_by_id(row).sent_at is not None
+    # a lost connection fails the whole worker pass: the loop waits and reconnects
+    monkeypatch.setattr(pace, "run_pass", failing("pace", pw.OperationalError("server gone")))
+    [row] = mail_rows(1)
+    assert mailer._worker_pass(threading.Event()) is False
+    assert ran[4:] == ["pace"]
+    db.connect(reuse_if_open=True)
+    assert Outbox.get_by_id(row).sent_at is None
