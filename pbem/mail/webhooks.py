@@ -36,27 +36,26 @@ class PostFailed(Exception):
         self.permanent = permanent
 
 
-class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    """HTTPS to `host` (its certificate and SNI), over a socket to the address checked."""
+class _PinnedConnection(http.client.HTTPConnection):
+    """HTTP to `host` over a socket to `address`, the one checked (no second lookup); with
+    `tls` (https) the socket is wrapped for `host`: SNI, and its certificate checked against
+    that name by the context. Plain HTTP only passes check_url with PBEM_WEBHOOK_ALLOW_PRIVATE."""
 
-    def __init__(self, host: str, port: int, address: str, **kwargs):
+    def __init__(self, host: str, port: int, address: str, tls: ssl.SSLContext | None,
+                 **kwargs):
         super().__init__(host, port, **kwargs)
-        self._address = address
+        self._address, self._tls = address, tls
 
     def connect(self):
         sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
-
-
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    """Plain HTTP (only with PBEM_WEBHOOK_ALLOW_PRIVATE), to the address checked."""
-
-    def __init__(self, host: str, port: int, address: str, **kwargs):
-        super().__init__(host, port, **kwargs)
-        self._address = address
-
-    def connect(self):
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        if self._tls is None:
+            self.sock = sock
+            return
+        try:
+            self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
+        except BaseException:
+            sock.close()
+            raise
 
 
 def body(sentence: str) -> bytes:
@@ -74,11 +73,8 @@ def deliver(row: Outbox) -> int:
     port = parts.port or (443 if https else 80)
     address = webhooks.addresses(parts.hostname, port)[0]
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    if https:
-        connection = _PinnedHTTPSConnection(parts.hostname, port, address, timeout=TIMEOUT,
-                                            context=_context())
-    else:
-        connection = _PinnedHTTPConnection(parts.hostname, port, address, timeout=TIMEOUT)
+    connection = _PinnedConnection(parts.hostname, port, address,
+                                   tls=_context() if https else None, timeout=TIMEOUT)
     try:
         connection.request("POST", path, body=body(row.body_text), headers={
             "Content-Type": "application/json; charset=utf-8", "User-Agent": USER_AGENT,

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
+import socket
+import ssl
+import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
 
 import pytest
 
 from pbem.db.models import Game, Outbox, Seat, Webhook
 from pbem.log import store
 from pbem.mail import mailer
+from pbem.mail import webhooks as delivering
 from pbem.play import moves as playing
 from pbem.play import pace, webhooks
 
@@ -20,10 +26,13 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 
 class Receiver:
-    """A chat server's webhook endpoint: keeps each post, answers `status` (and `location`)."""
+    """A chat server's webhook endpoint: keeps each post, answers `status` (and `location`);
+    `tls`: (certificate, key) files to answer HTTPS with, keeping the name each client asked
+    for (SNI) in `names`."""
 
-    def __init__(self):
+    def __init__(self, tls=None):
         self.posts: list[dict] = []
+        self.names: list[str | None] = []
         self.status, self.location = 200, None
         receiver = self
 
@@ -31,6 +40,7 @@ class Receiver:
             def do_POST(self):  # noqa: N802 - http.server's name
                 length = int(self.headers.get("Content-Length", 0))
                 receiver.posts.append({"path": self.path, "type": self.headers["Content-Type"],
+                                       "host": self.headers["Host"],
                                        "body": json.loads(self.rfile.read(length))})
                 self.send_response(receiver.status)
                 if receiver.location:
@@ -43,6 +53,11 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if tls is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            context.sni_callback = lambda _sock, name, _context: self.names.append(name)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}/hooks/abc"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -199,3 +214,69 @@ def test_the_host_sets_changes_and_removes_the_webhook(app, client, receiver):
     assert webhooks.url_of(game) == other and Webhook.select().count() == 1
     client.post(f"/host/{host_token}/webhook", data={"url": ""})
     assert webhooks.url_of(game) is None
+
+
+def self_signed(tmp_path, name: str) -> tuple[str, str]:
+    """A certificate for `name` (and only that name) with its key, signed by itself."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("no openssl to make a test certificate with")
+    cert, key = str(tmp_path / "cert.pem"), str(tmp_path / "key.pem")
+    subprocess.run([openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", f"/CN={name}",
+                    "-addext", f"subjectAltName=DNS:{name}", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def test_https_goes_to_the_address_checked_and_verifies_the_certificates_name(app, tmp_path,
+                                                                              monkeypatch):
+    cert, key = self_signed(tmp_path, "chat.pbem.test")
+    receiver = Receiver(tls=(cert, key))
+    port = receiver.server.server_port
+    try:
+        # only the check (pbem/play/webhooks.py) can resolve the *.pbem.test names, to the
+        # receiver's address: delivery that looked a name up again would find nothing
+        real, looked_up = socket.getaddrinfo, []
+
+        def resolve(host, *args, **kwargs):
+            looked_up.append(host)
+            return real("127.0.0.1" if host.endswith(".pbem.test") else host, *args, **kwargs)
+        monkeypatch.setattr(webhooks, "socket", SimpleNamespace(
+            getaddrinfo=resolve, SOCK_STREAM=socket.SOCK_STREAM, gaierror=socket.gaierror))
+        with pytest.raises(socket.gaierror):
+            socket.getaddrinfo("chat.pbem.test", port)
+        # the client trusts the test's certificate, here only, and checks names as ever
+        monkeypatch.setattr(delivering, "_context",
+                            lambda: ssl.create_default_context(cafile=cert))
+        post = SimpleNamespace(recipient=f"https://chat.pbem.test:{port}/hooks/abc?x=1",
+                               body_text="Ann to move")
+
+        with pytest.raises(delivering.PostFailed) as refused:     # loopback: not without the
+            delivering.deliver(post)                               # setting, checked again
+        assert refused.value.permanent and "not on the public internet" in str(refused.value)
+        assert receiver.posts == [] and receiver.names == []
+
+        app.config["WEBHOOK_ALLOW_PRIVATE"] = True
+        assert delivering.deliver(post) == 200
+        [got] = receiver.posts
+        assert got["path"] == "/hooks/abc?x=1" and got["body"]["text"] == "Ann to move"
+        assert got["host"] == f"chat.pbem.test:{port}" and receiver.names == ["chat.pbem.test"]
+        assert set(looked_up) == {"chat.pbem.test"}
+
+        # a name the certificate does not carry, at the same address: nothing is posted
+        other = SimpleNamespace(recipient=f"https://other.pbem.test:{port}/hooks/abc",
+                                body_text="Ann to move")
+        with pytest.raises(delivering.PostFailed) as mismatch:
+            delivering.deliver(other)
+        assert "CERTIFICATE_VERIFY_FAILED" in str(mismatch.value)
+        assert "other.pbem.test" in str(mismatch.value)
+        # without the test's trust (the system's store) the self-signed certificate is refused
+        monkeypatch.setattr(delivering, "_context", ssl.create_default_context)
+        with pytest.raises(delivering.PostFailed) as untrusted:
+            delivering.deliver(post)
+        assert "CERTIFICATE_VERIFY_FAILED" in str(untrusted.value)
+        assert len(receiver.posts) == 1
+    finally:
+        receiver.server.shutdown()
+        receiver.server.server_close()
