@@ -4,34 +4,64 @@ could meet it; malformed fields are answered in English, for programs)."""
 from __future__ import annotations
 
 import json
+import operator
 
 from pbem.games.base import _
 
 from .cards import CARD_COLOUR, COLOURS, COLUMNS, GAPS
 from .engine import (STANDING, catastrophe_targets, column_open, count_in_hand, gap_open,
                      has_colour, leader_targets)
-from .table import slot_at
+from .table import position_of, slot_at, slots_in
 from .views import colour_name, ship_name
 
 
 # ---- What each decision offers ------------------------------------------------------------------
+# Every action a turn can list, built once: a listing hands out fresh copies of these (a copy of
+# a small dict costs a third of building it), in the order and with the keys of a dict built
+# in place. ROWS covers every row a column can reach (a treasure* and COLUMN_LIMIT cards).
+ROWS = 16
+LEADER_ACTS = {colour: {**{(c, r): {"type": "leader", "colour": colour, "column": c, "row": r}
+                           for c in range(COLUMNS) for r in range(ROWS)},
+                        **{(g, None): {"type": "leader", "colour": colour, "gap": g}
+                           for g in range(GAPS)}}
+               for colour in COLOURS}
+COLUMN_CARD_ACTS = {colour: [{"type": "card", "colour": colour, "column": c}
+                             for c in range(COLUMNS)] for colour in COLOURS}
+GAP_CARD_ACTS = {colour: [{"type": "card", "colour": colour, "gap": g} for g in range(GAPS)]
+                 for colour in COLOURS}
+CATASTROPHE_ACTS = {**{(c, r): {"type": "catastrophe", "column": c, "row": r}
+                       for c in range(COLUMNS) for r in range(ROWS)},
+                    **{(g, None): {"type": "catastrophe", "gap": g} for g in range(GAPS)}}
+PASS = {"type": "pass"}
+copies = dict.copy
+
+
 def turn_actions(st: dict, seat: int) -> list[dict]:
     """Two actions a turn: a leader, a card, the catastrophe, or passing the action."""
     targets = leader_targets(st)
-    acts = [{"type": "leader", "colour": colour, "gap": c} if r is None else
-            {"type": "leader", "colour": colour, "column": c, "row": r}
-            for colour in COLOURS for c, r in targets]
+    acts: list[dict] = []
+    try:
+        for colour in COLOURS:
+            acts += map(copies, map(LEADER_ACTS[colour].__getitem__, targets))
+    except KeyError:  # a row past ROWS (never in play): built in place
+        acts = [{"type": "leader", "colour": colour, "gap": c} if r is None else
+                {"type": "leader", "colour": colour, "column": c, "row": r}
+                for colour in COLOURS for c, r in targets]
     held = {CARD_COLOUR[card] for card in st["hands"][seat]}
     if held:
         columns = [c for c in range(COLUMNS) if column_open(st, c)]
         gaps = [g for g in range(GAPS) if gap_open(st, g)]
         for colour in COLOURS:
             if colour in held:
-                acts += [{"type": "card", "colour": colour, "column": c} for c in columns]
-                acts += [{"type": "card", "colour": colour, "gap": g} for g in gaps]
+                acts += map(copies, map(COLUMN_CARD_ACTS[colour].__getitem__, columns))
+                acts += map(copies, map(GAP_CARD_ACTS[colour].__getitem__, gaps))
     if st["catastrophes"][seat]:
-        acts += [{"type": "catastrophe", **pos} for pos in catastrophe_targets(st)]
-    acts.append({"type": "pass"})
+        for c, r, slot in slots_in(st):  # as `catastrophe_targets` finds them
+            if r != 0 and "card" in slot and "leader" not in slot and not slot.get("face_down"):
+                template = CATASTROPHE_ACTS.get((c, r))
+                acts.append(template.copy() if template is not None else
+                            {"type": "catastrophe", **position_of(c, r)})
+    acts.append(PASS.copy())
     return acts
 
 
@@ -56,8 +86,27 @@ def decision_actions(st: dict, pending: dict) -> list[dict]:
 
 def standing_actions(st: dict, seat: int) -> list[dict]:
     prefs = st["prefs"][seat]
-    return [{"type": "standing", "decision": kind, "answer": answer}
-            for kind, answers in STANDING.items() for answer in answers if answer != prefs[kind]]
+    try:
+        chosen = STANDING_ACTS[standing_of(prefs)]
+    except KeyError:  # not a known answer: listed as `apply` would refuse it (never in play)
+        return [{"type": "standing", "decision": kind, "answer": answer}
+                for kind, answers in STANDING.items() for answer in answers
+                if answer != prefs[kind]]
+    return list(map(copies, chosen))
+
+
+def _standing_lists() -> dict[tuple, list[dict]]:
+    """Every seat's standing answers -> the standing actions listed (the other answers)."""
+    lists: dict[tuple, list[dict]] = {(): []}
+    for kind, answers in STANDING.items():
+        lists = {key + (own,): acts + [{"type": "standing", "decision": kind, "answer": answer}
+                                       for answer in answers if answer != own]
+                 for key, acts in lists.items() for own in answers}
+    return lists
+
+
+STANDING_ACTS = _standing_lists()
+standing_of = operator.itemgetter(*STANDING)  # a seat's standing answers, in STANDING's order
 
 
 # Decisions whose options hang on the deciding seat's hand: the colour asked for, the red card

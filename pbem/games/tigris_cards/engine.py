@@ -14,10 +14,11 @@ from pbem.games.base import copy_json
 from .cards import (ACTIONS_PER_TURN, CARD_COLOUR, COLOUR_ORDER, COLUMN_LIMIT, CONNECT_MINIMUM,
                     GAPS, HAND_SIZE, REMOVED_WITH_TWO, SHIP_RUN, SHIPS, TOTAL_CARDS, TREASURES,
                     colour_of, ship_colours, ships_for_run)
-from .table import (Column, Leader, Slot, card_colour, changed, count_colour, find_leader,
-                    frozen, frozen_column, is_treasure_star, kingdom_span, kingdoms, leaders_at,
-                    leaders_in, plain, position_of, positions, put_at, real_treasure_columns,
-                    remove_at, send_home, set_column, ships_in, slot_at, slots_in, span_of)
+from .table import (Column, FrozenDict, Leader, Slot, card_colour, changed, count_colour,
+                    find_leader, free_rows, freeze, frozen, frozen_column, is_treasure_star,
+                    kingdom_span, kingdoms, leaders_at, leaders_in, position_of, positions,
+                    put_at, real_treasure_columns, remove_at, send_home, set_column, ships_in,
+                    slot_at, slots_in, span_of, thaw)
 
 # Standing answers: decision kind -> the answers a seat may leave for decisions asked while
 # another player is on turn ("ask" = ask me).
@@ -83,29 +84,20 @@ def copy_gaps(gaps: list) -> list:
     return [slot if type(slot) is Slot or slot is None else frozen(slot) for slot in gaps]
 
 
-def copy_fields(fields: dict | None) -> dict | None:
-    """A deep copy of a small dict (a pending decision, a conflict, the options)."""
-    if fields is None:
-        return None
-    copied = dict(fields)
-    for key, value in fields.items():
-        if type(value) in CONTAINERS:
-            copied[key] = copy_json(value)
-    return copied
-
-
-CONTAINERS = (list, dict)
+def copy_queue(queue: list) -> list:
+    return [step if type(step) is FrozenDict else freeze(step) for step in queue]
 
 
 # How each part of the state that can change is copied: by its known shape, several times
-# faster than a generic deep copy (the state is copied on every action).
+# faster than a generic deep copy (the state is copied on every action). The flow's small
+# dicts (options, the pending decision, queued steps, the conflict) are frozen and shared:
+# a change puts a new one in place.
 COPIERS = {
     "columns": copy_columns, "gaps": copy_gaps,
     "deck": list, "removed": list, "destroyed": list, "discard": list,
     "catastrophes": list, "ships": list, "hands": copy_lists, "piles": copy_lists,
     "prefs": lambda prefs: [dict(answers) for answers in prefs],
-    "queue": lambda queue: [dict(step) for step in queue], "conflict": copy_fields,
-    "options": copy_fields, "pending": copy_fields,
+    "queue": copy_queue, "conflict": freeze, "options": freeze, "pending": freeze,
 }
 # Parts that never hold anything that can change (numbers, strings, True/False, None).
 SCALARS = {"players", "seed", "turn", "active", "actions_left", "over", "end", "version",
@@ -114,11 +106,31 @@ KNOWN = SCALARS | set(COPIERS)
 
 
 def copy_state(st: dict) -> dict:
-    """A copy sharing nothing that can change with `st`, its keys in the same order."""
+    """A copy sharing nothing that can change with `st` (only frozen parts), its keys in the
+    same order."""
     copied = dict(st)
-    for key, copier in COPIERS.items():
-        if key in copied:
-            copied[key] = copier(copied[key])
+    try:  # the parts every state has, spelt out: a loop over COPIERS costs a call each
+        copied["columns"] = copy_columns(st["columns"])
+        copied["gaps"] = copy_gaps(st["gaps"])
+        copied["deck"] = st["deck"][:]
+        copied["removed"] = st["removed"][:]
+        copied["destroyed"] = st["destroyed"][:]
+        copied["discard"] = st["discard"][:]
+        copied["catastrophes"] = st["catastrophes"][:]
+        copied["ships"] = st["ships"][:]
+        copied["hands"] = [hand[:] for hand in st["hands"]]
+        copied["piles"] = [pile[:] for pile in st["piles"]]
+        copied["prefs"] = [answers.copy() for answers in st["prefs"]]
+        copied["queue"] = copy_queue(st["queue"])
+        for key in ("conflict", "options", "pending"):
+            value = st[key]
+            if type(value) is dict:
+                copied[key] = freeze(value)
+    except (KeyError, AttributeError, TypeError):  # an odd state: each part by its copier
+        copied = dict(st)
+        for key, copier in COPIERS.items():
+            if key in copied:
+                copied[key] = copier(copied[key])
     if not KNOWN.issuperset(copied):  # a part this engine does not write: copied deep
         for key in copied.keys() - KNOWN:
             copied[key] = copy_json(copied[key])
@@ -128,8 +140,9 @@ def copy_state(st: dict) -> dict:
 def plain_state(st: dict) -> dict:
     """A deep copy in plain dicts and lists (what `dump` writes)."""
     copied = copy_json(st)
-    copied["columns"] = [[plain(slot) for slot in column] for column in st["columns"]]
-    copied["gaps"] = [plain(slot) for slot in st["gaps"]]
+    for key in ("columns", "gaps", "pending", "conflict", "options", "queue"):
+        if key in copied:
+            copied[key] = thaw(st[key])
     return copied
 
 
@@ -219,8 +232,7 @@ def leader_targets(st: dict) -> list[tuple[int, int | None]]:
     the order of `positions`; a gap is (gap, None)."""
     columns, gaps, targets = st["columns"], st["gaps"], []
     for c, column in enumerate(columns):
-        targets += [(c, r) for r, slot in enumerate(column)
-                    if "card" in slot and "leader" not in slot]
+        targets += [(c, r) for r in free_rows(column)]
         gap = gaps[c] if c < GAPS else None
         if gap is not None and "card" in gap and "leader" not in gap:
             targets.append((c, None))
@@ -396,9 +408,10 @@ def step_conflict(st: dict, step: dict) -> None:
 def answer_commit(st: dict, pending: dict, action: dict) -> None:
     conflict = st["conflict"]
     side = 0 if conflict["stage"] == "attack" else 1
+    played = [list(cards) for cards in conflict["played"]]
     for _ in range(action["count"]):
-        conflict["played"][side].append(take_from_hand(st, pending["seat"], conflict["colour"]))
-    conflict["stage"] = "defend" if side == 0 else "resolve"
+        played[side].append(take_from_hand(st, pending["seat"], conflict["colour"]))
+    st["conflict"] = {**conflict, "played": played, "stage": "defend" if side == 0 else "resolve"}
     push_front(st, {"step": "conflict"})
 
 
@@ -413,15 +426,16 @@ def resolve_conflict(st: dict, conflict: dict) -> None:
     winner, loser = conflict["attacker"], conflict["defender"]
     if won:
         winner, loser = loser, winner
-    conflict.update(winner=winner, loser=loser, strength=[attack, defend], stage="spoils")
-    send_home(st, conflict["defender_at" if won == 0 else "attacker_at"])
     mine, theirs = conflict["played"][won], conflict["played"][1 - won]
+    conflict = st["conflict"] = {**conflict, "winner": winner, "loser": loser,
+                                 "strength": [attack, defend], "stage": "spoils",
+                                 "played": [[], []]}
+    send_home(st, conflict["defender_at" if won == 0 else "attacker_at"])
     if mine:
         st["piles"][winner].append(mine[-1])
         st["discard"].extend(mine[:-1] + theirs)
     else:
         st["discard"].extend(theirs)
-    conflict["played"] = [[], []]
     if not mine:
         ask(st, "reward", winner, colour=conflict["colour"])
     else:

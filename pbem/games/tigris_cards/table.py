@@ -9,7 +9,8 @@ Columns and slots are shared between the states before and after an action (copy
 table on every action was most of its cost), so they are frozen (`Column`, `Slot`, `Leader`:
 a list, a dict and a list that refuse changes) and a change puts a new one in place (`put_at`,
 `set_column`). They compare, print and encode as the plain lists and dicts they are; `dump`
-writes plain ones.
+writes plain ones. The game flow's small dicts (the options, the pending decision, queued steps,
+the conflict under way) are frozen the same way (`FrozenDict`, `FrozenList`, from `freeze`).
 """
 from __future__ import annotations
 
@@ -54,8 +55,9 @@ class Slot(dict):
 
 
 class Column(list):
-    """A frozen column: its slots, the treasure* first, all frozen."""
-    __slots__ = ()
+    """A frozen column: its slots, the treasure* first, all frozen. As it never changes, it
+    keeps what it was asked about its leaders (`column_leaders`, `free_rows`)."""
+    __slots__ = ("leader_rows", "free")
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
 
@@ -67,6 +69,64 @@ class Column(list):
 
     def __deepcopy__(self, memo):
         return self
+
+
+class FrozenList(list):
+    """A frozen list inside the game flow's parts (a pending decision's colours, a conflict's
+    played cards and sides): shared between states like the table."""
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self):
+        return FrozenList, (list(self),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class FrozenDict(dict):
+    """A frozen dict of the game flow: the pending decision, a queued step, the conflict under
+    way, the options. A change puts a new one in place."""
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    pop = popitem = clear = update = setdefault = _refuse
+
+    def __reduce__(self):
+        return FrozenDict, (dict(self),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def freeze(value):
+    """JSON-like data as frozen dicts and lists (itself if frozen already): shared, not copied,
+    by the states after it."""
+    kind = type(value)
+    if kind is dict:
+        return FrozenDict({key: freeze(item) if type(item) in THAWED else item
+                           for key, item in value.items()})
+    if kind is list:
+        return FrozenList([freeze(item) if type(item) in THAWED else item for item in value])
+    return value
+
+
+THAWED = (dict, list)
+
+
+def thaw(value):
+    """A plain deep copy in dicts and lists, frozen parts included (what `dump` writes)."""
+    if isinstance(value, dict):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [thaw(item) for item in value]
+    return value
 
 
 def frozen_column(slots: list) -> Column:
@@ -197,6 +257,28 @@ def position_of(column: int, row: int | None) -> dict:
     return {"gap": column} if row is None else {"column": column, "row": row}
 
 
+def column_leaders(column: list) -> tuple:
+    """(row, [seat, colour]) of the leaders in a column, top down (kept by a frozen column)."""
+    try:
+        return column.leader_rows
+    except AttributeError:
+        rows = tuple((r, slot["leader"]) for r, slot in enumerate(column) if "leader" in slot)
+        if type(column) is Column:
+            column.leader_rows = rows
+        return rows
+
+
+def free_rows(column: list) -> tuple:
+    """The rows of a column's unoccupied civilization cards (not a ship), top down."""
+    try:
+        return column.free
+    except AttributeError:
+        rows = tuple(r for r, slot in enumerate(column) if "card" in slot and "leader" not in slot)
+        if type(column) is Column:
+            column.free = rows
+        return rows
+
+
 def leaders_at(st: dict, first: int = 0, last: int = COLUMNS - 1,
                cut: int | None = None) -> list[tuple[int, int | None, list]]:
     """(column, row, [seat, colour]) of the leaders on `positions(st, first, last, cut)`, in
@@ -204,9 +286,8 @@ def leaders_at(st: dict, first: int = 0, last: int = COLUMNS - 1,
     several times an action."""
     columns, gaps, found = st["columns"], st["gaps"], []
     for c in range(first, last + 1):
-        for r, slot in enumerate(columns[c]):
-            if "leader" in slot:
-                found.append((c, r, slot["leader"]))
+        for r, leader in column_leaders(columns[c]):
+            found.append((c, r, leader))
         if c < last and c != cut:
             gap = gaps[c]
             if gap is not None and "leader" in gap:

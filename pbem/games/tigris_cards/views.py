@@ -5,7 +5,7 @@ from pbem.games.base import _, ngettext
 
 from .cards import COLOURS, FACE, face_of, is_treasure
 from .scoring import colour_counts, final_ranking
-from .table import find_leader, slot_at, supplies
+from .table import find_leader, slot_at, supplies, thaw
 
 
 # ---- The table ---------------------------------------------------------------------------------
@@ -98,14 +98,14 @@ def public_decision(st: dict) -> dict | None:
     pending = st["pending"]
     if pending is None:
         return None
-    return dict(pending)  # a pending decision holds only public facts
+    return thaw(pending)  # a pending decision holds only public facts
 
 
 def public_conflict(st: dict) -> dict | None:
     conflict = st["conflict"]
     if conflict is None:
         return None
-    shown = {key: value for key, value in conflict.items() if key != "played"}
+    shown = {key: thaw(value) for key, value in conflict.items() if key != "played"}
     shown["played"] = [len(cards) for cards in conflict["played"]]
     return shown
 
@@ -143,7 +143,7 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
         # (a full round of them ends the game)
         "quiet_turns": st.get("quiet_turns"),
         # what the flow does next (all public: the steps an action set off, still to run)
-        "queue": [dict(step) for step in st["queue"]],
+        "queue": [thaw(step) for step in st["queue"]],
     }
     for counter in FLOW_COUNTERS:
         if counter in st:

@@ -10,7 +10,7 @@ import pytest
 from pbem.games.base import IllegalAction
 from pbem.games.tigris_cards import rules
 from pbem.games.tigris_cards.actions import canonical, is_listed, of_json_types
-from pbem.games.tigris_cards.table import Column, Leader, Slot
+from pbem.games.tigris_cards.table import Column, FrozenDict, FrozenList, Leader, Slot
 
 from .test_behaviour_fixture import choose, illegal_probes
 
@@ -73,7 +73,7 @@ def test_apply_finds_every_listed_action_and_nothing_else_quickly(players):
     assert checked > 1000
 
 
-FROZEN = (Column, Slot, Leader)
+FROZEN = (Column, Slot, Leader, FrozenDict, FrozenList)
 
 
 def every_container(value):
