@@ -1,28 +1,213 @@
-"""Assyria for the search: the points so far, the game end's (+1 a ziggurat piece, +1 a plow
-held, +1 for two camels, counted smoothly as half a point a camel), and the prestige a seat's
-huts and ziggurats will score at the next income (worth half: huts on a river are lost at the
-flood, and the others may be). All of it is public."""
+"""Assyria for the search: what a position will still score, counted from what lies on the
+board (all of it public).
+
+A playout of a dozen actions rarely reaches the next income or flood, so the value adds what
+the rules will pay for the position as it stands:
+- the points so far, and the game end's (+1 a ziggurat piece, +1 a plow held, half a point a
+  camel);
+- prestige: a ziggurat piece scores 1 at every income still to come (it needs no food); a hut
+  scores 2 between the rivers, 1 outside at this turn's income (as far as the seat's cards can
+  feed it) and less at later ones (it must be fed again each turn);
+- income: river huts' camels at this turn's income (up to the 10 a seat may hold);
+- the flood ahead: Assur's cards (those showing and the expected rest of the reign) to the
+  seats as they rank now, counted at ASSUR_SHARE since the others can still outbid; the highest
+  dignitary's 1 / 4 / 8 points, the lower's camel a hut, the middle's plow; and the offering
+  track's multiplier times the seat's ziggurats;
+- a well site where two of the seat's huts stand and the third hex is free, while the seat's
+  expansion is still to come;
+- a little for each food symbol in hand.
+Without the flood and the later incomes the search saw a ziggurat (6 camels) or an offering
+as a loss and never bid for Assur.
+"""
 from __future__ import annotations
 
-from pbem.games.assyria.engine import REIGNS, TURNS_PER_REIGN, final_points, prestige
+from functools import lru_cache
+
+from pbem.games.assyria.board import board
+from pbem.games.assyria.engine import (CARDS, FIRST_HUT_INCOME, HIGHEST_BONUS, INFLUENCE,
+                                       JOKER, MAX_CAMELS, NEXT_HUT_INCOME, OFFERING_TRACK,
+                                       PRESTIGE, TURNS_PER_REIGN, WELL_POINTS, WELLS,
+                                       BONUS_CARD, EXPANSION_DECK)
 
 from .heuristic import Heuristic
 
-NEXT_PRESTIGE = 0.5
+CAMEL = 0.5                 # a camel at the game end
+HUT_LATER = 0.35            # a hut's prestige at each later income (it must be fed again)
+HUT_LATER_TURNS = 3         # later incomes a hut is counted for at most
+RIVER_LATER = 0.5           # a river hut's income at later turns of the reign
+ASSUR_SHARE = 0.6           # the Assur points the seat's standing now would win
+NEAR_WELL = 0.3             # a well site that one more hut completes, times its points
+HAND_SYMBOL = 0.25          # a food symbol (or joker) in hand
+EXPECTED_CARD = sum(EXPANSION_DECK) / len(EXPANSION_DECK)
+TURNS_BEFORE = {reign: sum(TURNS_PER_REIGN[r] for r in range(1, reign))
+                for reign in TURNS_PER_REIGN}
+TOTAL_TURNS = sum(TURNS_PER_REIGN.values())
+SLOTS = ("highest", "middle", "lower")
+SYMBOLS = tuple(card["symbols"] for card in CARDS)
+
+
+@lru_cache(maxsize=None)
+def _board_facts(players: int):
+    bd = board(players)
+    prestige = {h: PRESTIGE[r] for h, r in bd.regions.items()}
+    river = {h: {"river1": 0, "river2": 1}.get(r) for h, r in bd.regions.items()}
+    sites = [tuple(site) for site in bd.well_sites]
+    return bd.foods, prestige, river, sites, bd.sites_at
+
+
+def income_pending(state, seat: int) -> bool:
+    """Whether the seat's expansion (feeding, income, prestige) of this turn is still to come."""
+    phase = state["phase"]
+    if phase in ("start", "draft", "harvest"):
+        return True
+    if phase in ("huts", "feed", "wells"):
+        return seat == state["active"] or seat in state["queue"]
+    return False
+
+
+def _fed_share(state, seat: int, huts: list[str], foods) -> float:
+    """The share of the seat's unfed huts its cards (and plow) can still feed."""
+    if state["phase"] in ("wells",) or not huts:
+        return 1.0
+    fed = set(state["fed"]) if seat == state["active"] else set()
+    unfed = [h for h in huts if h not in fed]
+    if not unfed:
+        return 1.0
+    symbols = dict(state["played"]) if seat == state["active"] else {}
+    wild = int(state["plows"][seat])
+    for card_id in state["hands"][seat]:
+        card = CARDS[card_id]
+        if card["food"] == JOKER:
+            wild += 1
+        else:
+            symbols[card["food"]] = symbols.get(card["food"], 0) + card["symbols"]
+    counts: dict = {}
+    for h in unfed:
+        counts[foods[h]] = counts.get(foods[h], 0) + 1
+    can = left = 0
+    for food, n in counts.items():
+        covered = symbols.get(food, 0)
+        if n > covered:
+            can, left = can + covered, left + n - covered
+        else:
+            can += n
+    can += min(wild, left)
+    return (len(huts) - len(unfed) + can) / len(huts)
+
+
+def _assur_points(state) -> list[float]:
+    """What each seat would take from Assur at the coming flood if the standing did not change."""
+    players = state["players"]
+    slots = state["dignitaries"]
+    influence, count, best = [0] * players, [0] * players, [99] * players
+    position = 0
+    for name in SLOTS:
+        for s in slots[name]:
+            if s is not None:
+                influence[s] += INFLUENCE[name]
+                count[s] += 1
+                best[s] = min(best[s], position)
+            position += 1
+    ranked = sorted((s for s in range(players) if count[s]),
+                    key=lambda s: (-influence[s], -count[s], best[s]))
+    out = [0.0] * players
+    if not ranked:
+        return out
+    reign = state["reign"]
+    cards = list(state["expansion"]) + ([BONUS_CARD] if state["bonus"] else [])
+    cards += [EXPECTED_CARD] * (TURNS_PER_REIGN[reign] - len(state["expansion"]))
+    cards.sort()
+    if players == 2:
+        out[ranked[0]] = sum(cards)
+        if len(ranked) > 1 and reign > 1:
+            out[ranked[1]] = cards[0]
+    else:
+        left = cards
+        for s in ranked:
+            out[s] = sum(left)
+            if left:
+                left = left[:-1]
+    return out
+
+
+def near_wells(state, seat: int, huts_of_seat: list[str], sites, sites_at) -> int:
+    """Free well sites with two of the seat's huts and the third hex empty."""
+    huts, ziggurats, wells = state["huts"], state["ziggurats"], state["wells"]
+    seen, found = set(), 0
+    for h in huts_of_seat:
+        for i in sites_at[h]:
+            if i in seen or i in wells:
+                continue
+            seen.add(i)
+            mine = empty = 0
+            for x in sites[i]:
+                owner = huts.get(x)
+                if owner == seat:
+                    mine += 1
+                elif owner is None and x not in ziggurats:
+                    empty += 1
+            if mine == 2 and empty == 1:
+                found += 1
+    return found
 
 
 def values(state) -> list[float]:
     if state["final"] is not None:          # already counted into the score
         return [float(v) for v in state["score"]]
-    last_turn = (state["reign"], state["turn"], state["phase"]) == \
-        (REIGNS, TURNS_PER_REIGN[REIGNS], "actions")      # no income is left to come
+    players, reign, turn = state["players"], state["reign"], state["turn"]
+    foods, prestige_of, river_of, sites, sites_at = _board_facts(players)
+    later = TOTAL_TURNS - TURNS_BEFORE[reign] - turn          # incomes after this turn's
+    later_in_reign = TURNS_PER_REIGN[reign] - turn
+    huts_by_seat: list[list[str]] = [[] for _ in range(players)]
+    dry_prestige = [0] * players
+    river_huts = [[0, 0] for _ in range(players)]
+    for h, s in state["huts"].items():
+        huts_by_seat[s].append(h)
+        river = river_of[h]
+        if river is None:
+            dry_prestige[s] += prestige_of[h]
+        else:
+            river_huts[s][river] += 1
+    pieces, ziggurats = [0] * players, [0] * players
+    for s, level in state["ziggurats"].values():
+        pieces[s] += level
+        ziggurats[s] += 1
+    slots = state["dignitaries"]
+    highest, middle, lower = slots["highest"], slots["middle"], slots["lower"]
+    assur = _assur_points(state) if (highest[0] is not None or middle[0] is not None
+                                     or lower[0] is not None) else None
+    wells_left = WELLS[players] - len(state["wells"])
+    early = state["phase"] in ("start", "draft", "harvest", "huts")
+    hut_later = HUT_LATER * min(later, HUT_LATER_TURNS)
+    camels_of, plows, hands = state["camels"], state["plows"], state["hands"]
     out = []
-    for seat in range(state["players"]):
-        end = final_points(state, seat)
-        value = state["score"][seat] + end["ziggurat_pieces"] + end["plow"]
-        value += state["camels"][seat] / 2
-        if not last_turn:
-            value += NEXT_PRESTIGE * prestige(state, seat)
+    for seat in range(players):
+        camels = camels_of[seat]
+        value = state["score"][seat] + pieces[seat] * (1 + later) + plows[seat] + CAMEL * camels
+        huts = huts_by_seat[seat]
+        hut_prestige = dry_prestige[seat]
+        value += hut_prestige * hut_later
+        income = 0
+        for n in river_huts[seat]:
+            if n:
+                income += FIRST_HUT_INCOME + NEXT_HUT_INCOME * (n - 1)
+        if income_pending(state, seat):
+            value += pieces[seat]
+            share = _fed_share(state, seat, huts, foods) if huts else 1.0
+            value += share * hut_prestige
+            if income:
+                value += CAMEL * (min(MAX_CAMELS, camels + round(share * income)) - camels)
+            if wells_left and early and len(huts) > 1:
+                value += NEAR_WELL * WELL_POINTS[reign] * near_wells(
+                    state, seat, huts, sites, sites_at)
+        value += CAMEL * RIVER_LATER * income * later_in_reign
+        if assur is not None:                   # the coming flood
+            value += ASSUR_SHARE * assur[seat]
+            value += HIGHEST_BONUS[highest.count(seat)] + CAMEL * lower.count(seat)
+            if seat in middle and not plows[seat] and state["plow_pile"]:
+                value += 1.0
+        value += OFFERING_TRACK[state["offering"][seat]] * ziggurats[seat]
+        value += HAND_SYMBOL * sum(map(SYMBOLS.__getitem__, hands[seat]))
         out.append(value)
     return out
 
