@@ -264,6 +264,26 @@ def copy_json(value):
     return value
 
 
+class Action(dict):
+    """An action an engine makes once and hands out again and again (to every position that
+    offers it): a plain JSON object to every reader (json, ==, dict(...), .copy() give plain
+    dicts), but it refuses to be changed, so a caller that edits one cannot spoil the next
+    position's list. `copy_json` keeps it as it is, like any other immutable leaf; the lists
+    inside are shared too, and nobody changes them."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("an action from legal_actions is shared: copy it (dict(action)) "
+                        "before changing it")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    pop = popitem = setdefault = update = clear = _refuse
+
+    def __reduce__(self):                   # copy.deepcopy, pickle: a plain dict
+        return dict, (dict(self),)
+
+
 def check_options(rules: Rules, options: dict | None) -> dict:
     """The game's options with defaults filled in; IllegalAction names what is allowed."""
     options = dict(options or {})

@@ -9,7 +9,7 @@ import functools
 import itertools
 import random
 
-from pbem.games.base import IllegalAction, _, check_options, copy_json
+from pbem.games.base import Action, IllegalAction, _, check_options, copy_json
 
 from . import words
 from . import codes as reply_codes
@@ -237,10 +237,10 @@ def swap_choices(counts: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
 
 
 @functools.cache
-def swap_actions(*counts: int) -> tuple[dict, ...]:
-    """The swap actions of a hand holding `counts` tiles of each colour (copied when given
-    out; the lists inside are shared and never changed)."""
-    return tuple({"type": "swap", "tiles": list(tiles)} for tiles in swap_choices(counts))
+def swap_actions(*counts: int) -> tuple[Action, ...]:
+    """The swap actions of a hand holding `counts` tiles of each colour (shared, like every
+    action legal_actions hands out)."""
+    return tuple(Action(type="swap", tiles=list(tiles)) for tiles in swap_choices(counts))
 
 
 def swap(state: dict, seat: int, tiles: list[str]) -> None:
@@ -563,21 +563,24 @@ def ranking(state: dict) -> tuple[list[list[int]], list[list[int]]]:
 
 # --- Legal actions -----------------------------------------------------------
 
-# Every action naming a square, made once: legal_actions hands out copies of these (the [row,
-# col] lists inside are shared and never changed).
+# Every action of a turn, made once and handed out by legal_actions to every position that
+# offers it (an `Action` refuses to be changed; the [row, col] lists inside are shared).
 AT = tuple(to_rc(i) for i in range(SQUARES))
-PLACE_LEADER = {color: tuple({"type": "place_leader", "leader": LEADERS[color], "at": AT[i]}
+PLACE_LEADER = {color: tuple(Action(type="place_leader", leader=LEADERS[color], at=AT[i])
                              for i in range(SQUARES)) for color in COLORS}
-MOVE_LEADER = {color: tuple({"type": "move_leader", "leader": LEADERS[color], "at": AT[i]}
+MOVE_LEADER = {color: tuple(Action(type="move_leader", leader=LEADERS[color], at=AT[i])
                             for i in range(SQUARES)) for color in COLORS}
-PLACE_TILE = {color: tuple({"type": "place_tile", "color": color, "at": AT[i]}
+WITHDRAW_LEADER = {color: Action(type="withdraw_leader", leader=LEADERS[color])
+                   for color in COLORS}
+PLACE_TILE = {color: tuple(Action(type="place_tile", color=color, at=AT[i])
                            for i in range(SQUARES)) for color in COLORS}
-PLACE_CATASTROPHE = tuple({"type": "place_catastrophe", "at": AT[i]} for i in range(SQUARES))
+PLACE_CATASTROPHE = tuple(Action(type="place_catastrophe", at=AT[i]) for i in range(SQUARES))
+PASS = Action(type="pass")
 
 
-def copies(templates: tuple[dict, ...], squares: list[int]) -> list[dict]:
-    """Fresh action dicts for the given squares."""
-    return list(map(dict.copy, map(templates.__getitem__, squares)))
+def copies(templates: tuple[Action, ...], squares: list[int]) -> list[Action]:
+    """The actions of `templates` for the given squares."""
+    return list(map(templates.__getitem__, squares))
 
 
 def free_actions(state: dict, seat: int) -> list[dict]:
@@ -586,9 +589,8 @@ def free_actions(state: dict, seat: int) -> list[dict]:
     actions = leader_actions(state, seat, regions) + tile_actions(state, seat, regions)
     actions += catastrophe_actions(state, seat, regions)
     hand = state["hands"][seat]
-    actions += map(dict.copy, swap_actions(hand["red"], hand["blue"], hand["green"],
-                                           hand["black"]))
-    actions.append({"type": "pass"})
+    actions += swap_actions(hand["red"], hand["blue"], hand["green"], hand["black"])
+    actions.append(PASS)
     return actions
 
 
@@ -601,7 +603,7 @@ def leader_actions(state: dict, seat: int, regions: Regions | None = None) -> li
             actions += copies(PLACE_LEADER[color], regions.leader_squares_from_supply())
         else:
             actions += copies(MOVE_LEADER[color], regions.leader_squares_moving(at))
-            actions.append({"type": "withdraw_leader", "leader": LEADERS[color]})
+            actions.append(WITHDRAW_LEADER[color])
     return actions
 
 
@@ -649,11 +651,11 @@ def standing_actions(state: dict, seat: int) -> list[dict]:
     """Changing a standing answer (version 2 games): free, and offered at every real choice."""
     if "standing" not in state:
         return []
-    return [dict(action) for action in STANDING_ACTIONS
+    return [action for action in STANDING_ACTIONS
             if action["answer"] != standing_answer(state, action["decision"], seat)]
 
 
-STANDING_ACTIONS = tuple({"type": "standing", "decision": decision, "answer": answer}
+STANDING_ACTIONS = tuple(Action(type="standing", decision=decision, answer=answer)
                          for decision, answers in STANDING.items() for answer in answers)
 
 

@@ -1,5 +1,7 @@
 """The map of a position handed on from move to move (regions, kingdoms, free squares) is the
 map worked out afresh from the board, and a state changed in place is never read stale."""
+import copy
+import json
 import random
 
 import pytest
@@ -88,14 +90,21 @@ def test_a_state_changed_in_place_is_looked_at_anew():
     assert {"type": "move_leader", "leader": "king", "at": [3, 6]} in rules.legal_actions(s, 0)
 
 
-def test_legal_actions_are_fresh_dicts_each_time():
+def test_legal_actions_are_shared_and_refuse_to_be_changed():
     s = rules.setup(2, 7)
     first = rules.legal_actions(s, 0)
     kept = [dict(a) for a in first]
-    for action in first:                         # a caller may change what it was given
-        action["type"] = "changed"
-    assert rules.legal_actions(s, 0) == kept
-    assert all(type(a) is dict for a in kept) and type(rules.legal_actions(s, 0)) is list
+    for action in first:                         # a caller may not change what it was given
+        with pytest.raises(TypeError):
+            action["type"] = "changed"
+        with pytest.raises(TypeError):
+            action.pop("type")
+    first.clear()                                # the list itself is the caller's own
+    again = rules.legal_actions(s, 0)
+    assert again == kept and type(again) is list
+    assert all(type(a) is dict for a in kept)    # dict(action) is a plain, changeable copy
+    assert json.loads(json.dumps(again)) == kept
+    assert copy.deepcopy(again) == kept and type(copy.deepcopy(again)[0]) is dict
     assert {a["type"] for a in kept} >= {"place_leader", "place_tile", "swap", "pass"}
 
 
