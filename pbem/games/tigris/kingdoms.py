@@ -1,25 +1,100 @@
 """The regions and kingdoms of a position, worked out once per position.
 
 Every rule that asks "which kingdom is this in?", "may a leader stand here?" or "how many
-kingdoms would this tile join?" reads a `Regions` map. Working one out means walking the whole
-board, so `regions_of(state)` keeps the map of each recent position (by the state's id, checked
-against the board, the leaders and the monuments, so a state changed in place is never read
-with a stale map), and `apply` hands a position's map on to the next one when a tile or a
-leader is simply added (`Regions.joined`), instead of walking the board again.
+kingdoms would this tile join?" reads a `Regions` map. A map holds sets of squares as integers,
+bit i standing for square i (row * 16 + col): a region, the free squares, the face-up temples.
+"The squares next to a set" is then four shifts (`around`), and "next to two kingdoms" a few
+ands and ors, instead of a walk over the board square by square.
+
+Working a map out from the board means looking at all 176 squares, so `regions_of(state)` keeps
+the map of each recent position (by the state's id, checked against the board, the leaders and
+the monuments, so a state changed in place is never read with a stale map), and `apply` hands a
+position's map on to the next one when a tile or a leader is simply added (`Regions.joined`)
+or a leader leaves (`Regions.without`), instead of looking at the board again.
 """
 from __future__ import annotations
 
-from bisect import insort
 from collections import OrderedDict
-from itertools import chain, filterfalse
 
-from .board import (COLORS, COLS, EMPTY, NEIGHBOURS, RIVER, ROWS, SQUARES, TEMPLE,
+from .board import (CATASTROPHE, COLORS, COLS, NEIGHBOURS, RIVER, ROWS, SQUARES, TEMPLE,
                     block_squares)
 
 TILE_COLORS = frozenset(COLORS)
-LAND = tuple(i for i in range(SQUARES) if i not in RIVER)
-RIVER_SQUARES = tuple(sorted(RIVER))
 MAPS_KEPT = 64             # positions whose map is kept: a search walks back and forth a little
+
+# --- sets of squares as integers ----------------------------------------------------------
+
+BIT = tuple(1 << i for i in range(SQUARES))
+ALL = (1 << SQUARES) - 1
+RIVER_SET = sum(BIT[i] for i in RIVER)
+LAND_SET = ALL & ~RIVER_SET
+NOT_FIRST_COLUMN = sum(BIT[i] for i in range(SQUARES) if i % COLS != 0)
+NOT_LAST_COLUMN = sum(BIT[i] for i in range(SQUARES) if i % COLS != COLS - 1)
+NEXT_TO = tuple(sum(BIT[n] for n in NEIGHBOURS[i]) for i in range(SQUARES))
+BYTES = (SQUARES + 7) // 8
+_BITS_OF_BYTE = tuple(tuple(j for j in range(8) if b >> j & 1) for b in range(256))
+
+
+def around(squares: int) -> int:
+    """The squares orthogonally next to any of `squares` (some of them may be among them)."""
+    return (((squares << 1) & NOT_FIRST_COLUMN) | ((squares >> 1) & NOT_LAST_COLUMN)
+            | ((squares << COLS) & ALL) | (squares >> COLS))
+
+
+def spread(seed: int, within: int) -> int:
+    """The squares of `within` joined orthogonally to the square(s) `seed`."""
+    region = seed
+    while True:
+        grown = region | ((((region << 1) & NOT_FIRST_COLUMN) | ((region >> 1) & NOT_LAST_COLUMN)
+                           | (region << COLS) | (region >> COLS)) & within)
+        if grown == region:
+            return region
+        region = grown
+
+
+def pieces(squares: int) -> list[int]:
+    """`squares` cut into its orthogonally joined pieces, lowest square first."""
+    out = []
+    while squares:
+        piece = spread(squares & -squares, squares)
+        out.append(piece)
+        squares ^= piece
+    return out
+
+
+def squares_of(squares: int) -> list[int]:
+    """The squares of a set, in board order."""
+    out = []
+    for k, byte in enumerate(squares.to_bytes(BYTES, "little")):
+        if byte:
+            base = 8 * k
+            out += [base + j for j in _BITS_OF_BYTE[byte]]
+    return out
+
+
+def set_of(squares) -> int:
+    return sum(BIT[i] for i in squares)
+
+
+class BySquare:
+    """One thing per square (an action naming it), listed for a set of squares in board
+    order without a step per square: a table of what each byte of the set stands for."""
+
+    __slots__ = ("chunks",)
+
+    def __init__(self, things):
+        self.chunks = tuple(
+            tuple(tuple(things[8 * k + j] for j in _BITS_OF_BYTE[byte] if 8 * k + j < SQUARES)
+                  for byte in range(256))
+            for k in range(BYTES))
+
+    def __call__(self, squares: int) -> list:
+        out = []
+        chunks = self.chunks
+        for k, byte in enumerate(squares.to_bytes(BYTES, "little")):
+            if byte:
+                out += chunks[k][byte]
+        return out
 
 
 def _ring(i: int) -> tuple[int, ...]:
@@ -30,8 +105,21 @@ def _ring(i: int) -> tuple[int, ...]:
                  for dr, dc in steps)
 
 
-RING = tuple(_ring(i) for i in range(SQUARES))
+RING = tuple(tuple(BIT[j] if j != -1 else 0 for j in _ring(i)) for i in range(SQUARES))
 
+
+def stays_whole(region: int, at: int) -> bool:
+    """True when `region` surely holds together without square `at`: its squares next to
+    `at` touch one another around it (clockwise, with the corners between)."""
+    inside = [bool(region & bit) for bit in RING[at]]
+    runs = 0                # runs of region squares around `at` holding a side square
+    for k in range(0, 8, 2):
+        if inside[k] and not (inside[k - 1] and inside[k - 2]):
+            runs += 1
+    return runs <= 1
+
+
+# --- what a map is made from ----------------------------------------------------------------
 
 def leader_squares(state: dict) -> dict[int, tuple[int, str]]:
     """Square -> (seat, colour) of every leader on the board."""
@@ -60,14 +148,17 @@ def still(seen: tuple | None, state: dict) -> bool:
 class Regions:
     """The regions of the board: tiles and leaders joined orthogonally.
 
-    `lifted` leaves one leader out (a leader being moved); `absent` leaves one
-    square out (the unification tile, to find each side of a war). `label[i]` is the
-    region of square i (-1: none), `members[r]` its squares and `leaders[r]` the
-    (seat, colour, square) of its leaders: a region with a leader is a kingdom.
+    `lifted` leaves one leader out (a leader being moved); `absent` leaves one square out (the
+    unification tile, to find each side of a war). `regions` holds each region's squares (a
+    set as an integer) and `leaders[k]` the (seat, colour, square) of the leaders of region k:
+    a region with a leader is a kingdom. `free`: squares with no tile, catastrophe or leader;
+    `temples`: the face-up temples; `down`: the face-down squares (a set and `down_set`).
     """
 
-    __slots__ = ("board", "leader_at", "label", "members", "leaders", "down", "key", "found")
-    # key: the snapshot of the position the map was kept for (see `still`)
+    __slots__ = ("board", "leader_at", "leader_set", "down", "down_set", "regions", "leaders",
+                 "free", "temples", "catastrophes", "key", "found")
+    # key: the snapshot of the position the map was kept for (see `still`); found: what was
+    # worked out from the map (the squares next to each region, to two or three kingdoms)
 
     def __init__(self, state: dict, lifted: int | None = None, absent: int | None = None):
         board = self.board = state["board"]
@@ -75,371 +166,180 @@ class Regions:
         if lifted is not None:
             leader_at.pop(lifted, None)
         self.down = face_down_squares(state)
-        self.key = None
-        self.found = {}
-        connects = {i for i in range(SQUARES) if board[i] in TILE_COLORS}
-        connects.update(leader_at)
-        connects.discard(absent)
-        self.label = label = [-1] * SQUARES
-        self.members = members = []
-        for start in sorted(connects):
-            if label[start] != -1:
-                continue
-            rid = len(members)
-            label[start] = rid
-            stack, squares = [start], []
-            while stack:
-                i = stack.pop()
-                squares.append(i)
-                for n in NEIGHBOURS[i]:
-                    if label[n] == -1 and n in connects:
-                        label[n] = rid
-                        stack.append(n)
-            members.append(squares)
-        self.leaders = leaders = [[] for _ in members]
+        self.down_set = set_of(self.down)
+        self.key, self.found = None, {}
+        tiles = temples = catastrophes = 0
+        for i, piece in enumerate(board):
+            if piece:
+                if piece == CATASTROPHE:
+                    catastrophes |= BIT[i]
+                else:
+                    tiles |= BIT[i]
+                    if piece == TEMPLE:
+                        temples |= BIT[i]
+        self.leader_set = set_of(leader_at)
+        self.temples = temples & ~self.down_set
+        self.catastrophes = catastrophes
+        self.free = ALL & ~(tiles | catastrophes | self.leader_set)
+        connects = tiles | self.leader_set
+        if absent is not None:
+            connects &= ~BIT[absent]
+        self.regions = pieces(connects)
+        self.leaders = [[] for _ in self.regions]
         for i, (seat, color) in leader_at.items():
-            leaders[label[i]].append((seat, color, i))
+            self.leaders[self.region_of(i)].append((seat, color, i))
 
-    def kingdoms_next_to(self, i: int) -> set[int]:
+    def region_of(self, i: int) -> int:
+        """The number of square i's region (-1: none)."""
+        bit = BIT[i]
+        for k, region in enumerate(self.regions):
+            if region & bit:
+                return k
+        return -1
+
+    def region_squares(self, i: int) -> int:
+        """The squares of square i's region (0: none)."""
+        bit = BIT[i]
+        for region in self.regions:
+            if region & bit:
+                return region
+        return 0
+
+    def kingdoms_next_to(self, i: int) -> list[int]:
         """The kingdoms (regions with a leader) orthogonally next to square i."""
-        label, leaders = self.label, self.leaders
-        return {label[n] for n in NEIGHBOURS[i] if label[n] != -1 and leaders[label[n]]}
+        near = NEXT_TO[i]
+        return [k for k, (region, here) in enumerate(zip(self.regions, self.leaders))
+                if here and region & near]
 
     def kingdom_leaders(self, i: int) -> list[tuple[int, str, int]]:
         """(seat, colour, square) of the leaders in square i's region."""
-        rid = self.label[i]
-        return self.leaders[rid] if rid != -1 else []
+        k = self.region_of(i)
+        return self.leaders[k] if k != -1 else []
 
-    # --- the next position's map, when a piece is only added ---------------------------
+    # --- the next position's map, when a piece is added or a leader leaves ----------------
+
+    def _next(self, board: list) -> Regions:
+        new = Regions.__new__(Regions)
+        new.board, new.down, new.down_set, new.key, new.found = (
+            board, self.down, self.down_set, None, {})
+        new.leader_at, new.leader_set = self.leader_at, self.leader_set
+        new.temples, new.catastrophes = self.temples, self.catastrophes
+        return new
 
     def joined(self, board: list, i: int, leader: tuple[int, str] | None = None) -> Regions:
         """The map once a tile (on `board`, the new position's) or a `leader` (seat, colour)
         stands on square i, joining the regions next to it."""
-        new = Regions.__new__(Regions)
-        new.board, new.down, new.key, new.found = board, self.down, None, {}
-        label = new.label = self.label[:]
-        members = new.members = self.members[:]
-        leaders = new.leaders = self.leaders[:]
-        new.leader_at = self.leader_at
-        if leader is not None:
+        new = self._next(board)
+        bit = BIT[i]
+        new.free = self.free & ~bit
+        if leader is None:
+            if board[i] == TEMPLE:
+                new.temples = self.temples | bit
+        else:
             new.leader_at = dict(self.leader_at)
             new.leader_at[i] = leader
-        around = {label[n] for n in NEIGHBOURS[i] if label[n] != -1}
-        self.hand_on(new, taken=i)
-        if not around:
-            label[i] = len(members)
-            members.append([i])
-            leaders.append([leader + (i,)] if leader else [])
-            self.hand_on_frontiers(new, (), (label[i],))
-            return new
-        rid = max(around, key=lambda r: len(members[r]))
-        squares, kept = members[rid] + [i], list(leaders[rid])
-        for other in around:
-            if other != rid:
-                for j in members[other]:
-                    label[j] = rid
-                squares += members[other]
-                kept += leaders[other]
-                members[other], leaders[other] = [], []
+            new.leader_set = self.leader_set | bit
+        near, merged, kept = NEXT_TO[i], bit, []
+        regions, leaders = new.regions, new.leaders = [], []
+        for region, here in zip(self.regions, self.leaders):
+            if region & near:
+                merged |= region
+                kept += here
+            else:
+                regions.append(region)
+                leaders.append(here)
         if leader is not None:
             kept.append(leader + (i,))
-        label[i] = rid
-        members[rid], leaders[rid] = squares, kept
-        self.frontier_joined(new, around, rid, i)
+        regions.append(merged)
+        leaders.append(kept)
         return new
-
-    def hand_on(self, new: Regions, taken: int | None = None, freed: int | None = None) -> None:
-        """Give the next position's map the lists of free squares worked out for this one,
-        changed where square `taken` got a piece or square `freed` lost its leader."""
-        found = self.found
-        if "free" in found:
-            land, river = found["free"]
-            if taken is not None:
-                if taken in RIVER:
-                    river = river[:]
-                    river.remove(taken)
-                else:
-                    land = land[:]
-                    land.remove(taken)
-            if freed is not None:
-                land = land[:]
-                insort(land, freed)
-            new.found["free"] = (land, river)
-        if "temple_sides" in found:
-            sides = found["temple_sides"][:]
-            if taken in sides:
-                sides.remove(taken)
-            if taken is not None and new.board[taken] == TEMPLE:
-                board, leader_at = new.board, new.leader_at
-                for n in NEIGHBOURS[taken]:
-                    if (board[n] == EMPTY and n not in leader_at and n not in RIVER
-                            and n not in sides):
-                        insort(sides, n)
-            if freed is not None and any(new.board[n] == TEMPLE and n not in new.down
-                                         for n in NEIGHBOURS[freed]):
-                insort(sides, freed)
-            new.found["temple_sides"] = sides
-        if "catastrophe" in found:
-            treasures, squares = found["catastrophe"]
-            if freed is not None:
-                squares = squares[:]
-                insort(squares, freed)
-            elif taken in new.leader_at and taken in squares:
-                squares = squares[:]
-                squares.remove(taken)
-            new.found["catastrophe"] = (treasures, squares)
-
-    # --- where pieces may go (what legal_actions lists) ---------------------------------
-
-    def hand_on_frontiers(self, new: Regions, gone, made) -> None:
-        """Give the next position's map this one's kingdom frontiers, where the regions `gone`
-        became the regions `made` (the others kept their squares and their frontiers)."""
-        frontiers = self.found.get("frontiers")
-        if frontiers is None:
-            return
-        frontiers = dict(frontiers)
-        for rid in gone:
-            frontiers.pop(rid, None)
-        label, members = new.label, new.members
-        for rid in made:
-            if new.leaders[rid]:
-                frontiers[rid] = {n for n in chain.from_iterable(
-                    map(NEIGHBOURS.__getitem__, members[rid])) if label[n] == -1}
-        new.found["frontiers"] = frontiers
-
-    def frontier_joined(self, new: Regions, around: set[int], rid: int, i: int) -> None:
-        """`hand_on_frontiers` when the piece on square i joined the regions `around` into
-        region `rid`: its frontier is theirs, and the empty squares next to i, less i."""
-        frontiers = self.found.get("frontiers")
-        if frontiers is None:
-            return
-        frontiers = dict(frontiers)
-        if new.leaders[rid]:
-            label = self.label
-            frontier = {n for n in NEIGHBOURS[i] if label[n] == -1}
-            for r in around:
-                if r in frontiers:
-                    frontier |= frontiers[r]
-                else:                   # a region without a leader joins a kingdom
-                    frontier.update(n for n in chain.from_iterable(
-                        map(NEIGHBOURS.__getitem__, self.members[r])) if label[n] == -1)
-            frontier.discard(i)
-        for r in around:
-            frontiers.pop(r, None)
-        if new.leaders[rid]:
-            frontiers[rid] = frontier
-        new.found["frontiers"] = frontiers
-
-    def frontier_without(self, new: Regions, rid: int, at: int) -> None:
-        """`hand_on_frontiers` when the leader on `at` left region `rid`, which holds
-        together: `at` joins its frontier, the empty squares next only to `at` leave it."""
-        frontiers = self.found.get("frontiers")
-        if frontiers is None:
-            return
-        frontiers = dict(frontiers)
-        if not new.leaders[rid]:
-            frontiers.pop(rid, None)
-        else:
-            label = new.label
-            frontier = set(frontiers[rid])
-            frontier.add(at)
-            for n in NEIGHBOURS[at]:
-                if label[n] == -1 and not any(label[m] == rid for m in NEIGHBOURS[n]):
-                    frontier.discard(n)
-            frontiers[rid] = frontier
-        new.found["frontiers"] = frontiers
-
-    def frontiers(self) -> dict[int, set[int]]:
-        """Kingdom -> the squares with no piece orthogonally next to it."""
-        frontiers = self.found.get("frontiers")
-        if frontiers is None:
-            label, members = self.label, self.members
-            frontiers = self.found["frontiers"] = {
-                rid: {n for n in chain.from_iterable(map(NEIGHBOURS.__getitem__, members[rid]))
-                      if label[n] == -1}
-                for rid, here in enumerate(self.leaders) if here}
-        return frontiers
-
-    def shared_squares(self) -> tuple[set[int], set[int]]:
-        """The squares with no piece next to two or more kingdoms, and those next to three or
-        more (where the frontiers meet)."""
-        shared = self.found.get("shared")
-        if shared is None:
-            frontiers = list(self.frontiers().values())
-            doubles: set[int] = set()
-            crowded: set[int] = set()
-            for a, first in enumerate(frontiers):
-                for b in range(a + 1, len(frontiers)):
-                    both = first & frontiers[b]
-                    if both:
-                        doubles |= both
-                        for third in frontiers[b + 1:]:
-                            crowded |= both & third
-            shared = self.found["shared"] = (doubles, crowded)
-        return shared
-
-    def free_squares(self) -> tuple[list[int], list[int]]:
-        """(land, river) squares with no tile, catastrophe or leader, in board order."""
-        free = self.found.get("free")
-        if free is None:
-            board, leader_at = self.board, self.leader_at
-            free = self.found["free"] = (
-                [i for i in LAND if board[i] == EMPTY and i not in leader_at],
-                [i for i in RIVER_SQUARES if board[i] == EMPTY and i not in leader_at])
-        return free
-
-    def tile_squares(self, color: str) -> list[int]:
-        """Where a tile of `color` may go: an empty square of its ground that would not join
-        more than two kingdoms (blue on the river, the others on land)."""
-        key = "river" if color == "blue" else "land"
-        squares = self.found.get(key)
-        if squares is None:
-            land, river = self.free_squares()
-            squares = river if key == "river" else land
-            crowded = self.shared_squares()[1]
-            if crowded:
-                squares = list(filterfalse(crowded.__contains__, squares))
-            self.found[key] = squares
-        return squares
-
-    def temple_sides(self) -> list[int]:
-        """Empty land squares (no leader) next to a face-up temple, in board order."""
-        sides = self.found.get("temple_sides")
-        if sides is None:
-            board, down, leader_at = self.board, self.down, self.leader_at
-            near = set()
-            for t in range(SQUARES):
-                if board[t] == TEMPLE and t not in down:
-                    near.update(NEIGHBOURS[t])
-            sides = self.found["temple_sides"] = sorted(
-                i for i in near if board[i] == EMPTY and i not in leader_at and i not in RIVER)
-        return sides
-
-    def leader_squares_from_supply(self) -> list[int]:
-        """Where a leader from the supply may stand: next to a face-up temple, joining no two
-        kingdoms."""
-        squares = self.found.get("supply")
-        if squares is None:
-            doubles = self.shared_squares()[0]
-            squares = self.temple_sides()
-            if doubles:
-                squares = list(filterfalse(doubles.__contains__, squares))
-            self.found["supply"] = squares
-        return squares
-
-    def parts_without(self, at: int) -> list[list[int]]:
-        """The pieces of the region of square `at` once the piece on `at` is lifted."""
-        rid, label = self.label[at], self.label
-        if self.stays_whole(at):
-            rest = self.members[rid][:]
-            rest.remove(at)
-            return [rest] if rest else []
-        seen, parts = {at}, []
-        for start in self.members[rid]:
-            if start in seen:
-                continue
-            seen.add(start)
-            stack, squares = [start], []
-            while stack:
-                j = stack.pop()
-                squares.append(j)
-                for n in NEIGHBOURS[j]:
-                    if label[n] == rid and n not in seen:
-                        seen.add(n)
-                        stack.append(n)
-            parts.append(squares)
-        return parts
-
-    def stays_whole(self, at: int) -> bool:
-        """True when the region of square `at` surely holds together without it: the pieces
-        next to `at` touch one another around it (clockwise, with the corners between)."""
-        rid, label = self.label[at], self.label
-        inside = [j != -1 and label[j] == rid for j in RING[at]]
-        runs = 0                # runs of region squares around `at` holding a side square
-        for k in range(0, 8, 2):
-            if inside[k] and not (inside[k - 1] and inside[k - 2]):
-                runs += 1
-        return runs <= 1
 
     def without(self, at: int) -> Regions:
         """The map once the leader on square `at` has left it (moved, withdrawn)."""
-        new = Regions.__new__(Regions)
-        new.board, new.down, new.key, new.found = self.board, self.down, None, {}
-        new.leader_at = leader_at = dict(self.leader_at)
-        del leader_at[at]
-        rid = self.label[at]
-        label = new.label = self.label[:]
-        members = new.members = self.members[:]
-        leaders = new.leaders = self.leaders[:]
-        label[at] = -1
-        self.hand_on(new, freed=at)
-        parts = self.parts_without(at) or [[]]
-        if len(parts) == 1:             # the rest holds together: the same region, less `at`
-            members[rid] = parts[0]
-            leaders[rid] = [here for here in self.leaders[rid] if here[2] != at]
-            self.frontier_without(new, rid, at)
-            return new
-        for number, squares in enumerate(parts):
-            part = rid if number == 0 else len(members)
-            if number:
-                members.append(squares)
-                leaders.append([])
-            for j in squares:
-                label[j] = part
-            members[part] = squares
-            leaders[part] = [leader_at[j] + (j,) for j in squares if j in leader_at]
-        self.hand_on_frontiers(new, (rid,), [rid] + list(range(len(self.members),
-                                                               len(members))))
+        new = self._next(self.board)
+        bit = BIT[at]
+        new.free = self.free | bit
+        new.leader_at = dict(self.leader_at)
+        del new.leader_at[at]
+        new.leader_set = self.leader_set & ~bit
+        k = self.region_of(at)
+        region, here = self.regions[k], self.leaders[k]
+        rest = region & ~bit
+        parts = ([rest] if rest else []) if stays_whole(region, at) else pieces(rest)
+        new.regions = self.regions[:k] + self.regions[k + 1:] + parts
+        new.leaders = self.leaders[:k] + self.leaders[k + 1:] + [
+            [leader for leader in here if leader[2] != at and part & BIT[leader[2]]]
+            for part in parts]
         return new
 
-    def leader_squares_moving(self, at: int) -> list[int]:
+    # --- where pieces may go (what legal_actions lists) ------------------------------------
+
+    def shared_squares(self) -> tuple[int, int]:
+        """The squares next to two or more kingdoms, and those next to three or more."""
+        shared = self.found.get("shared")
+        if shared is None:
+            once = twice = thrice = 0
+            for region, here in zip(self.regions, self.leaders):
+                if here:
+                    near = around(region)
+                    thrice |= twice & near
+                    twice |= once & near
+                    once |= near
+            shared = self.found["shared"] = (twice, thrice)
+        return shared
+
+    def tile_squares(self, color: str) -> int:
+        """Where a tile of `color` may go: a free square of its ground that would not join
+        more than two kingdoms (blue on the river, the others on land)."""
+        ground = RIVER_SET if color == "blue" else LAND_SET
+        return self.free & ground & ~self.shared_squares()[1]
+
+    def temple_sides(self) -> int:
+        """Free land squares next to a face-up temple."""
+        sides = self.found.get("sides")
+        if sides is None:
+            sides = self.found["sides"] = around(self.temples) & self.free & LAND_SET
+        return sides
+
+    def leader_squares_from_supply(self) -> int:
+        """Where a leader from the supply may stand: next to a face-up temple, joining no two
+        kingdoms."""
+        return self.temple_sides() & ~self.shared_squares()[0]
+
+    def leader_squares_moving(self, at: int) -> int:
         """Where the leader standing on `at` may move: lifted first, so its own kingdom may
-        fall apart into pieces, each a kingdom only if it still holds a leader. Only the
-        squares next to that kingdom are looked at again."""
+        fall apart into pieces, each a kingdom only if it still holds a leader."""
         key = ("moving", at)
         squares = self.found.get(key)
         if squares is not None:
             return squares
-        rid = self.label[at]
-        frontier = self.frontiers()[rid]
-        touching = sorted(frontier.intersection(self.temple_sides()))
-        if not touching:
-            squares = self.found[key] = self.leader_squares_from_supply()
-            return squares
-        squares = list(filterfalse(frontier.__contains__, self.leader_squares_from_supply()))
-        (doubles, crowded), label = self.shared_squares(), self.label
-        if len(self.leaders[rid]) == 1:         # lifted, it leaves no kingdom behind
-            squares += [i for i in touching if i not in crowded]
-        elif self.stays_whole(at):              # still one kingdom, without `at`
-            for i in touching:
-                if i not in doubles or (i not in crowded and not any(
-                        label[n] == rid and n != at for n in NEIGHBOURS[i])):
-                    squares.append(i)
+        k = self.region_of(at)
+        region, sides = self.regions[k], self.temple_sides()
+        if not around(region) & sides:      # nothing next to its kingdom changes
+            squares = self.leader_squares_from_supply()
         else:
-            ruled: dict[int, int] = {}  # square -> its piece, for the pieces holding a leader
-            for number, piece in enumerate(self.parts_without(at)):
-                if any(j in self.leader_at for j in piece):
-                    for j in piece:
-                        ruled[j] = number
-            for i in touching:
-                pieces = {ruled[n] for n in NEIGHBOURS[i] if n in ruled}
-                if len(pieces) + (i in doubles) + (i in crowded) <= 1:
-                    squares.append(i)
-        squares.sort()
+            once = twice = 0
+            for j, (other, here) in enumerate(zip(self.regions, self.leaders)):
+                if here and j != k:
+                    near = around(other)
+                    twice |= once & near
+                    once |= near
+            stay = [leader[2] for leader in self.leaders[k] if leader[2] != at]
+            if stay:
+                rest = region & ~BIT[at]
+                parts = [rest] if stays_whole(region, at) else [
+                    part for part in pieces(rest) if any(part & BIT[j] for j in stay)]
+                for part in parts:
+                    near = around(part)
+                    twice |= once & near
+                    once |= near
+            squares = sides & ~twice
         self.found[key] = squares
         return squares
 
-    def catastrophe_squares(self, treasures: list[int]) -> list[int]:
+    def catastrophe_squares(self, treasures: list[int]) -> int:
         """Where a catastrophe may go: not on one, a leader, a treasure or a monument."""
-        known = self.found.get("catastrophe")
-        if known is None or known[0] != tuple(treasures):
-            board, leader_at, down = self.board, self.leader_at, self.down
-            blocked = set(treasures)
-            blocked.update(leader_at)
-            blocked.update(down)
-            known = self.found["catastrophe"] = (tuple(treasures), [
-                i for i in range(SQUARES) if board[i] != "catastrophe" and i not in blocked])
-        return known[1]
+        return ALL & ~(self.catastrophes | self.leader_set | set_of(treasures) | self.down_set)
 
 
 _MAPS: OrderedDict[int, Regions] = OrderedDict()

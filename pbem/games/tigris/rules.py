@@ -17,8 +17,8 @@ from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS, COLS,
                     CORNER_TREASURES, EMPTY, HAND_SIZE, LEADER_COLORS, LEADERS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
                     block_squares, from_rc, label, monument_colors, to_rc)
-from .kingdoms import (Regions, done_changing, face_down_squares, forget, leader_squares,
-                       regions_of, remember, start_changing)
+from .kingdoms import (BIT, BySquare, Regions, done_changing, face_down_squares, forget,
+                       leader_squares, regions_of, remember, squares_of, start_changing)
 
 OPTIONS = {"english_variant": False, "open_scoring": False}
 # Standing answers: decision -> the answers a seat may leave for it. "support": how many tiles
@@ -337,7 +337,7 @@ def war_sides(state: dict) -> Regions:
 def supporters(state: dict, sides: Regions, i: int, color: str, down: set[int]) -> list[int]:
     """Face-up tiles of `color` on the side of the leader on square i."""
     board = state["board"]
-    return [j for j in sides.members[sides.label[i]] if board[j] == color and j not in down]
+    return [j for j in squares_of(sides.region_squares(i)) if board[j] == color and j not in down]
 
 
 def start_war(state: dict, color: str) -> None:
@@ -435,8 +435,8 @@ def treasure_claim(state: dict) -> tuple[int, list[int]] | None:
         i = leaders["green"]
         if i is None:
             continue
-        rid = regions.label[i]
-        here = sorted(t for t in treasures if regions.label[t] == rid)
+        region = regions.region_squares(i)
+        here = sorted(t for t in treasures if region & BIT[t])
         if len(here) >= 2:
             return seat, here
     return None
@@ -578,9 +578,11 @@ PLACE_CATASTROPHE = tuple(Action(type="place_catastrophe", at=AT[i]) for i in ra
 PASS = Action(type="pass")
 
 
-def copies(templates: tuple[Action, ...], squares: list[int]) -> list[Action]:
-    """The actions of `templates` for the given squares."""
-    return list(map(templates.__getitem__, squares))
+# The same, by sets of squares (kingdoms.BySquare): PLACE_TILE_AT[color](squares) -> actions.
+PLACE_LEADER_AT = {color: BySquare(PLACE_LEADER[color]) for color in COLORS}
+MOVE_LEADER_AT = {color: BySquare(MOVE_LEADER[color]) for color in COLORS}
+PLACE_TILE_AT = {color: BySquare(PLACE_TILE[color]) for color in COLORS}
+PLACE_CATASTROPHE_AT = BySquare(PLACE_CATASTROPHE)
 
 
 def free_actions(state: dict, seat: int) -> list[dict]:
@@ -600,9 +602,9 @@ def leader_actions(state: dict, seat: int, regions: Regions | None = None) -> li
     for color in COLORS:
         at = state["leaders"][seat][color]
         if at is None:
-            actions += copies(PLACE_LEADER[color], regions.leader_squares_from_supply())
+            actions += PLACE_LEADER_AT[color](regions.leader_squares_from_supply())
         else:
-            actions += copies(MOVE_LEADER[color], regions.leader_squares_moving(at))
+            actions += MOVE_LEADER_AT[color](regions.leader_squares_moving(at))
             actions.append(WITHDRAW_LEADER[color])
     return actions
 
@@ -613,7 +615,7 @@ def tile_actions(state: dict, seat: int, regions: Regions | None = None) -> list
     actions = []
     for color in COLORS:
         if hand[color] > 0:
-            actions += copies(PLACE_TILE[color], regions.tile_squares(color))
+            actions += PLACE_TILE_AT[color](regions.tile_squares(color))
     return actions
 
 
@@ -621,7 +623,7 @@ def catastrophe_actions(state: dict, seat: int, regions: Regions | None = None) 
     if state["catastrophes"][seat] <= 0:
         return []
     regions = regions or regions_of(state)
-    return copies(PLACE_CATASTROPHE, regions.catastrophe_squares(state["treasures"]))
+    return PLACE_CATASTROPHE_AT(regions.catastrophe_squares(state["treasures"]))
 
 
 def standing_answer(state: dict, decision: str, seat: int) -> str:
@@ -745,7 +747,7 @@ def do_free_action(state: dict, seat: int, action: dict) -> None:
             raise IllegalAction(_("you hold no {colour} tile").format(
                 colour=words.colour(color)))
         regions = regions_of(state)
-        if i not in regions.tile_squares(color):
+        if not regions.tile_squares(color) & BIT[i]:
             raise IllegalAction(str(why_not_tile_square(state, regions, color, i)))
         place_tile(state, seat, color, i)
     elif kind == "place_catastrophe":
@@ -753,7 +755,7 @@ def do_free_action(state: dict, seat: int, action: dict) -> None:
         if state["catastrophes"][seat] <= 0:
             raise IllegalAction(_("you have no catastrophe tile left"))
         regions = regions_of(state)
-        if i not in regions.catastrophe_squares(state["treasures"]):
+        if not regions.catastrophe_squares(state["treasures"]) & BIT[i]:
             raise IllegalAction(str(why_not_catastrophe(state, i, regions.leader_at,
                                                         regions.down)))
         place_catastrophe(state, seat, i)
@@ -788,10 +790,10 @@ def do_leader(state: dict, seat: int, kind: str, action: dict) -> None:
             leader=words.your_leader(name), square=label(i)))
     regions = regions_of(state)
     if at is None:
-        if i not in regions.leader_squares_from_supply():
+        if not regions.leader_squares_from_supply() & BIT[i]:
             raise IllegalAction(str(why_not_leader_square(state, regions, i, regions.down)))
     else:
-        if i not in regions.leader_squares_moving(at):
+        if not regions.leader_squares_moving(at) & BIT[i]:
             raise IllegalAction(str(why_not_leader_square(
                 state, Regions(state, lifted=at), i, regions.down)))
         regions = regions.without(at)

@@ -8,21 +8,21 @@ import pytest
 
 from pbem.games.tigris import rules
 from pbem.games.tigris.board import COLORS, EMPTY, RIVER, SQUARES
-from pbem.games.tigris.kingdoms import Regions, regions_of
+from pbem.games.tigris.kingdoms import Regions, around, regions_of, squares_of
 from pbem.games.tigris.rules import why_not_leader_square, why_not_tile_square
 
 from .helpers import position, sq
 
 
 def partition(regions: Regions) -> set:
-    return {(frozenset(members), frozenset(leaders))
-            for members, leaders in zip(regions.members, regions.leaders) if members}
+    return {(region, frozenset(leaders))
+            for region, leaders in zip(regions.regions, regions.leaders) if region}
 
 
-def frontiers(regions: Regions) -> dict:
-    """Each kingdom (by its squares) -> the empty squares next to it."""
-    return {frozenset(regions.members[rid]): frontier
-            for rid, frontier in regions.frontiers().items()}
+def kingdom_sides(regions: Regions) -> dict:
+    """Each kingdom (by its squares) -> the free squares next to it."""
+    return {region: frozenset(squares_of(around(region) & regions.free))
+            for region, leaders in zip(regions.regions, regions.leaders) if leaders}
 
 
 def squares_by_the_rules(state: dict, seat: int) -> dict:
@@ -43,10 +43,10 @@ def squares_from_the_map(state: dict, seat: int) -> dict:
     regions = regions_of(state)
     out = {}
     for color in COLORS:
-        out[color] = regions.tile_squares(color)
+        out[color] = squares_of(regions.tile_squares(color))
         at = state["leaders"][seat][color]
-        out["leader", color] = (regions.leader_squares_from_supply() if at is None
-                                else regions.leader_squares_moving(at))
+        out["leader", color] = squares_of(regions.leader_squares_from_supply() if at is None
+                                          else regions.leader_squares_moving(at))
     return out
 
 
@@ -61,13 +61,15 @@ def test_the_map_handed_on_is_the_map_worked_out_afresh(players, seed):
         handed_on, fresh = regions_of(state), Regions(state)
         assert partition(handed_on) == partition(fresh)
         for i in range(SQUARES):
-            assert (handed_on.label[i] == -1) == (fresh.label[i] == -1)
-        assert frontiers(handed_on) == frontiers(fresh)
+            assert (handed_on.region_of(i) == -1) == (fresh.region_of(i) == -1)
+        assert kingdom_sides(handed_on) == kingdom_sides(fresh)
+        assert (handed_on.temples, handed_on.catastrophes, handed_on.leader_set) == (
+            fresh.temples, fresh.catastrophes, fresh.leader_set)
         if state["pending"] is None:
             assert squares_from_the_map(state, seat) == squares_by_the_rules(state, seat)
             free = [i for i in range(SQUARES)
                     if state["board"][i] == EMPTY and i not in fresh.leader_at]
-            assert sorted(handed_on.free_squares()[0] + handed_on.free_squares()[1]) == free
+            assert squares_of(handed_on.free) == free
         # tile placements weigh most, so that kingdoms grow and wars happen
         tiles = [a for a in actions if a["type"] == "place_tile"]
         action = rng.choice(tiles if tiles and rng.random() < 0.6 else actions)
