@@ -80,9 +80,10 @@ class BySquare:
     """One thing per square (an action naming it), listed for a set of squares in board
     order without a step per square: a table of what each byte of the set stands for."""
 
-    __slots__ = ("chunks",)
+    __slots__ = ("things", "chunks")
 
     def __init__(self, things):
+        self.things = tuple(things)
         self.chunks = tuple(
             tuple(tuple(things[8 * k + j] for j in _BITS_OF_BYTE[byte] if 8 * k + j < SQUARES)
                   for byte in range(256))
@@ -95,6 +96,26 @@ class BySquare:
             if byte:
                 out += chunks[k][byte]
         return out
+
+    def patched(self, listed: list, was: int, squares: int) -> list | None:
+        """`self(squares)`, made from `listed` = `self(was)` when only a few squares differ
+        (None: too many, list them afresh). `listed` itself is left as it was."""
+        changed = was ^ squares
+        if changed.bit_count() > PATCH_MOST:
+            return None
+        listed = listed[:]
+        while changed:                      # from the last square down: the places below
+            i = changed.bit_length() - 1    # stay where `was` puts them
+            changed ^= BIT[i]
+            place = (was & (BIT[i] - 1)).bit_count()
+            if was & BIT[i]:
+                del listed[place]
+            else:
+                listed.insert(place, self.things[i])
+        return listed
+
+
+PATCH_MOST = 6      # squares a list of actions is patched for; more: listed afresh
 
 
 def _ring(i: int) -> tuple[int, ...]:
@@ -149,16 +170,21 @@ class Regions:
     """The regions of the board: tiles and leaders joined orthogonally.
 
     `lifted` leaves one leader out (a leader being moved); `absent` leaves one square out (the
-    unification tile, to find each side of a war). `regions` holds each region's squares (a
-    set as an integer) and `leaders[k]` the (seat, colour, square) of the leaders of region k:
-    a region with a leader is a kingdom. `free`: squares with no tile, catastrophe or leader;
-    `temples`: the face-up temples; `down`: the face-down squares (a set and `down_set`).
+    unification tile, to find each side of a war). Each region has a number: `label[i]` is
+    square i's (-1: none), `regions[r]` the squares of region r (a set as an integer) and
+    `leaders[r]` the (seat, colour, square) of its leaders, for the regions with a leader: the
+    kingdoms. `free`: squares with no tile, catastrophe or leader; `temples`: the face-up
+    temples; `down`: the face-down squares (a set, and `down_set`).
     """
 
-    __slots__ = ("board", "leader_at", "leader_set", "down", "down_set", "regions", "leaders",
-                 "free", "temples", "catastrophes", "key", "found")
+    __slots__ = ("board", "leader_at", "leader_set", "down", "down_set", "label", "regions",
+                 "leaders", "nears", "numbers", "free", "temples", "catastrophes", "key",
+                 "found", "lists")
     # key: the snapshot of the position the map was kept for (see `still`); found: what was
-    # worked out from the map (the squares next to each region, to two or three kingdoms)
+    # worked out from the map (the squares next to two or three kingdoms, ...); nears[r]: the
+    # squares next to region r, once worked out; numbers: the next region number; lists: key
+    # -> (squares, the actions listed for them), this position's or an earlier one's, which
+    # `listed` patches
 
     def __init__(self, state: dict, lifted: int | None = None, absent: int | None = None):
         board = self.board = state["board"]
@@ -167,7 +193,7 @@ class Regions:
             leader_at.pop(lifted, None)
         self.down = face_down_squares(state)
         self.down_set = set_of(self.down)
-        self.key, self.found = None, {}
+        self.key, self.found, self.lists = None, {}, {}
         tiles = temples = catastrophes = 0
         for i, piece in enumerate(board):
             if piece:
@@ -184,46 +210,44 @@ class Regions:
         connects = tiles | self.leader_set
         if absent is not None:
             connects &= ~BIT[absent]
-        self.regions = pieces(connects)
-        self.leaders = [[] for _ in self.regions]
+        label = self.label = [-1] * SQUARES
+        self.regions = dict(enumerate(pieces(connects)))
+        for rid, region in self.regions.items():
+            for i in squares_of(region):
+                label[i] = rid
+        self.numbers = len(self.regions)
+        self.leaders, self.nears = {}, {}
         for i, (seat, color) in leader_at.items():
-            self.leaders[self.region_of(i)].append((seat, color, i))
+            self.leaders.setdefault(label[i], []).append((seat, color, i))
 
     def region_of(self, i: int) -> int:
         """The number of square i's region (-1: none)."""
-        bit = BIT[i]
-        for k, region in enumerate(self.regions):
-            if region & bit:
-                return k
-        return -1
+        return self.label[i]
 
     def region_squares(self, i: int) -> int:
         """The squares of square i's region (0: none)."""
-        bit = BIT[i]
-        for region in self.regions:
-            if region & bit:
-                return region
-        return 0
+        rid = self.label[i]
+        return self.regions[rid] if rid != -1 else 0
 
-    def kingdoms_next_to(self, i: int) -> list[int]:
+    def kingdoms_next_to(self, i: int) -> set[int]:
         """The kingdoms (regions with a leader) orthogonally next to square i."""
-        near = NEXT_TO[i]
-        return [k for k, (region, here) in enumerate(zip(self.regions, self.leaders))
-                if here and region & near]
+        label, leaders = self.label, self.leaders
+        return {label[n] for n in NEIGHBOURS[i] if label[n] in leaders}
 
     def kingdom_leaders(self, i: int) -> list[tuple[int, str, int]]:
         """(seat, colour, square) of the leaders in square i's region."""
-        k = self.region_of(i)
-        return self.leaders[k] if k != -1 else []
+        return self.leaders.get(self.label[i], [])
 
     # --- the next position's map, when a piece is added or a leader leaves ----------------
 
     def _next(self, board: list) -> Regions:
         new = Regions.__new__(Regions)
-        new.board, new.down, new.down_set, new.key, new.found = (
-            board, self.down, self.down_set, None, {})
+        new.board, new.down, new.down_set, new.key, new.found, new.lists = (
+            board, self.down, self.down_set, None, {}, dict(self.lists))
         new.leader_at, new.leader_set = self.leader_at, self.leader_set
         new.temples, new.catastrophes = self.temples, self.catastrophes
+        new.label, new.regions = self.label[:], dict(self.regions)
+        new.leaders, new.nears, new.numbers = dict(self.leaders), dict(self.nears), self.numbers
         return new
 
     def joined(self, board: list, i: int, leader: tuple[int, str] | None = None) -> Regions:
@@ -239,19 +263,35 @@ class Regions:
             new.leader_at = dict(self.leader_at)
             new.leader_at[i] = leader
             new.leader_set = self.leader_set | bit
-        near, merged, kept = NEXT_TO[i], bit, []
-        regions, leaders = new.regions, new.leaders = [], []
-        for region, here in zip(self.regions, self.leaders):
-            if region & near:
-                merged |= region
-                kept += here
+        label, regions, leaders, nears = new.label, new.regions, new.leaders, new.nears
+        joining = {label[n] for n in NEIGHBOURS[i]}
+        joining.discard(-1)
+        if joining:                         # the biggest keeps its number
+            rid = max(joining, key=lambda r: regions[r].bit_count())
+            joining.discard(rid)
+            near = nears.get(rid)
+        else:
+            rid, new.numbers = self.numbers, self.numbers + 1
+            regions[rid] = near = 0
+        region, kept = regions[rid] | bit, leaders.get(rid, [])
+        kept = kept + [leader + (i,)] if leader is not None else kept
+        for other in joining:
+            squares = regions.pop(other)
+            region |= squares
+            for j in squares_of(squares):
+                label[j] = rid
+            kept = kept + leaders.pop(other, [])
+            if near is not None:
+                near = near | nears.pop(other) if other in nears else None
             else:
-                regions.append(region)
-                leaders.append(here)
-        if leader is not None:
-            kept.append(leader + (i,))
-        regions.append(merged)
-        leaders.append(kept)
+                nears.pop(other, None)
+        label[i], regions[rid] = rid, region
+        if kept:
+            leaders[rid] = kept
+        if near is None:
+            nears.pop(rid, None)
+        else:
+            nears[rid] = near | NEXT_TO[i]
         return new
 
     def without(self, at: int) -> Regions:
@@ -262,15 +302,47 @@ class Regions:
         new.leader_at = dict(self.leader_at)
         del new.leader_at[at]
         new.leader_set = self.leader_set & ~bit
-        k = self.region_of(at)
-        region, here = self.regions[k], self.leaders[k]
+        label, regions, leaders, nears = new.label, new.regions, new.leaders, new.nears
+        rid = label[at]
+        region, here = regions.pop(rid), leaders.pop(rid)
+        nears.pop(rid, None)
+        label[at] = -1
         rest = region & ~bit
         parts = ([rest] if rest else []) if stays_whole(region, at) else pieces(rest)
-        new.regions = self.regions[:k] + self.regions[k + 1:] + parts
-        new.leaders = self.leaders[:k] + self.leaders[k + 1:] + [
-            [leader for leader in here if leader[2] != at and part & BIT[leader[2]]]
-            for part in parts]
+        for number, part in enumerate(parts):
+            if number:
+                part_id, new.numbers = new.numbers, new.numbers + 1
+                for j in squares_of(part):
+                    label[j] = part_id
+            else:
+                part_id = rid
+            regions[part_id] = part
+            kept = [leader for leader in here if leader[2] != at and part & BIT[leader[2]]]
+            if kept:
+                leaders[part_id] = kept
         return new
+
+    def near(self, rid: int) -> int:
+        """The squares next to region `rid` (some of its own among them)."""
+        squares = self.nears.get(rid)
+        if squares is None:
+            squares = self.nears[rid] = around(self.regions[rid])
+        return squares
+
+    def listed(self, key, table: BySquare, squares: int) -> list:
+        """`table(squares)`, kept under `key` (never changed once made: callers copy it), made
+        from the list an earlier position kept under `key` when only a few squares differ."""
+        known = self.lists.get(key)
+        if known is not None:
+            if known[0] == squares:
+                return known[1]
+            listed = table.patched(known[1], known[0], squares)
+            if listed is None:
+                listed = table(squares)
+        else:
+            listed = table(squares)
+        self.lists[key] = (squares, listed)
+        return listed
 
     # --- where pieces may go (what legal_actions lists) ------------------------------------
 
@@ -279,12 +351,11 @@ class Regions:
         shared = self.found.get("shared")
         if shared is None:
             once = twice = thrice = 0
-            for region, here in zip(self.regions, self.leaders):
-                if here:
-                    near = around(region)
-                    thrice |= twice & near
-                    twice |= once & near
-                    once |= near
+            for rid in self.leaders:
+                near = self.near(rid)
+                thrice |= twice & near
+                twice |= once & near
+                once |= near
             shared = self.found["shared"] = (twice, thrice)
         return shared
 
@@ -313,19 +384,19 @@ class Regions:
         squares = self.found.get(key)
         if squares is not None:
             return squares
-        k = self.region_of(at)
-        region, sides = self.regions[k], self.temple_sides()
-        if not around(region) & sides:      # nothing next to its kingdom changes
+        rid, sides = self.label[at], self.temple_sides()
+        if not self.near(rid) & sides:      # nothing next to its kingdom changes
             squares = self.leader_squares_from_supply()
         else:
             once = twice = 0
-            for j, (other, here) in enumerate(zip(self.regions, self.leaders)):
-                if here and j != k:
-                    near = around(other)
+            for other in self.leaders:
+                if other != rid:
+                    near = self.near(other)
                     twice |= once & near
                     once |= near
-            stay = [leader[2] for leader in self.leaders[k] if leader[2] != at]
+            stay = [leader[2] for leader in self.leaders[rid] if leader[2] != at]
             if stay:
+                region = self.regions[rid]
                 rest = region & ~BIT[at]
                 parts = [rest] if stays_whole(region, at) else [
                     part for part in pieces(rest) if any(part & BIT[j] for j in stay)]
@@ -349,6 +420,11 @@ _MAPS: OrderedDict[int, Regions] = OrderedDict()
 _WORKING: dict[int, Regions] = {}
 
 
+# The lists of actions of the maps `forget` dropped while `apply` changed a state: the next map
+# of that state starts from them (any earlier list is a good start: see Regions.listed).
+_LEFT: dict[int, dict] = {}
+
+
 def regions_of(state: dict) -> Regions:
     """The map of the position as it stands, worked out at most once per position."""
     regions = _WORKING.get(id(state))
@@ -358,6 +434,7 @@ def regions_of(state: dict) -> Regions:
     if regions is None or not still(regions.key, state):
         regions = Regions(state)
         if id(state) in _WORKING:
+            regions.lists = _LEFT.pop(id(state), regions.lists)
             _WORKING[id(state)] = regions
         else:
             keep(state, regions)
@@ -375,6 +452,9 @@ def remember(state: dict, regions: Regions) -> None:
 def forget(state: dict) -> None:
     """The board, a leader or a monument of `state` changed: its map must be worked out anew."""
     if id(state) in _WORKING:
+        dropped = _WORKING[id(state)]
+        if dropped is not None:
+            _LEFT[id(state)] = dropped.lists
         _WORKING[id(state)] = None
     _MAPS.pop(id(state), None)
 
@@ -387,6 +467,7 @@ def start_changing(state: dict, regions: Regions) -> None:
 def done_changing(state: dict) -> None:
     """Apply has finished with `state`: from now on its map is checked before each use."""
     regions = _WORKING.pop(id(state), None)
+    _LEFT.pop(id(state), None)
     if regions is not None:
         keep(state, regions)
 

@@ -602,9 +602,11 @@ def leader_actions(state: dict, seat: int, regions: Regions | None = None) -> li
     for color in COLORS:
         at = state["leaders"][seat][color]
         if at is None:
-            actions += PLACE_LEADER_AT[color](regions.leader_squares_from_supply())
+            actions += regions.listed(("supply", color), PLACE_LEADER_AT[color],
+                                      regions.leader_squares_from_supply())
         else:
-            actions += MOVE_LEADER_AT[color](regions.leader_squares_moving(at))
+            actions += regions.listed(("move", color, seat), MOVE_LEADER_AT[color],
+                                      regions.leader_squares_moving(at))
             actions.append(WITHDRAW_LEADER[color])
     return actions
 
@@ -615,7 +617,8 @@ def tile_actions(state: dict, seat: int, regions: Regions | None = None) -> list
     actions = []
     for color in COLORS:
         if hand[color] > 0:
-            actions += PLACE_TILE_AT[color](regions.tile_squares(color))
+            actions += regions.listed(("tile", color), PLACE_TILE_AT[color],
+                                      regions.tile_squares(color))
     return actions
 
 
@@ -623,7 +626,8 @@ def catastrophe_actions(state: dict, seat: int, regions: Regions | None = None) 
     if state["catastrophes"][seat] <= 0:
         return []
     regions = regions or regions_of(state)
-    return PLACE_CATASTROPHE_AT(regions.catastrophe_squares(state["treasures"]))
+    return list(regions.listed("catastrophe", PLACE_CATASTROPHE_AT,
+                               regions.catastrophe_squares(state["treasures"])))
 
 
 def standing_answer(state: dict, decision: str, seat: int) -> str:

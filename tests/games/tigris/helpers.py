@@ -134,7 +134,7 @@ def check_invariants(state: dict, before: dict | None = None) -> None:
         assert any(state["board"][n] == TEMPLE and n not in down for n in NEIGHBOURS[i])
     if state["pending"] is None and not state["steps"]:
         regions = Regions(state)
-        for members in regions.leaders:
+        for members in regions.leaders.values():
             colors = [c for _, c, _ in members]
             assert len(colors) == len(set(colors)), "two leaders of one colour in a kingdom"
         if state["unification"] is not None:

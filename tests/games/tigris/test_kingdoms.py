@@ -15,14 +15,14 @@ from .helpers import position, sq
 
 
 def partition(regions: Regions) -> set:
-    return {(region, frozenset(leaders))
-            for region, leaders in zip(regions.regions, regions.leaders) if region}
+    return {(region, frozenset(regions.leaders.get(rid, ())))
+            for rid, region in regions.regions.items()}
 
 
 def kingdom_sides(regions: Regions) -> dict:
     """Each kingdom (by its squares) -> the free squares next to it."""
-    return {region: frozenset(squares_of(around(region) & regions.free))
-            for region, leaders in zip(regions.regions, regions.leaders) if leaders}
+    return {regions.regions[rid]: frozenset(squares_of(regions.near(rid) & regions.free))
+            for rid in regions.leaders}
 
 
 def squares_by_the_rules(state: dict, seat: int) -> dict:
@@ -62,6 +62,11 @@ def test_the_map_handed_on_is_the_map_worked_out_afresh(players, seed):
         assert partition(handed_on) == partition(fresh)
         for i in range(SQUARES):
             assert (handed_on.region_of(i) == -1) == (fresh.region_of(i) == -1)
+        for rid, region in handed_on.regions.items():
+            assert all(handed_on.label[i] == rid for i in squares_of(region))
+            assert set(handed_on.nears) <= set(handed_on.regions)
+            if rid in handed_on.nears:
+                assert handed_on.nears[rid] & ~region == around(region) & ~region
         assert kingdom_sides(handed_on) == kingdom_sides(fresh)
         assert (handed_on.temples, handed_on.catastrophes, handed_on.leader_set) == (
             fresh.temples, fresh.catastrophes, fresh.leader_set)
