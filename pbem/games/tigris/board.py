@@ -74,10 +74,12 @@ def to_rc(i: int) -> list[int]:
 
 def from_rc(rc) -> int | None:
     """The square index of [row, col]; None if it is not a square of the board."""
-    if (not isinstance(rc, (list, tuple)) or len(rc) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in rc)):
+    if not isinstance(rc, (list, tuple)) or len(rc) != 2:
         return None
     r, c = rc
+    if (not isinstance(r, int) or not isinstance(c, int) or isinstance(r, bool)
+            or isinstance(c, bool)):
+        return None
     if 0 <= r < ROWS and 0 <= c < COLS:
         return r * COLS + c
     return None

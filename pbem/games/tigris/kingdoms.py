@@ -72,8 +72,24 @@ def squares_of(squares: int) -> list[int]:
     return out
 
 
+def relabel(label: list[int], squares: int, rid: int) -> None:
+    """label[i] = rid for the squares of a set (square by square for a few)."""
+    if squares.bit_count() > 8:
+        for i in squares_of(squares):
+            label[i] = rid
+        return
+    while squares:
+        low = squares & -squares
+        label[low.bit_length() - 1] = rid
+        squares ^= low
+
+
 def set_of(squares) -> int:
-    return sum(BIT[i] for i in squares)
+    """The set of the given squares (a list of them, a few), as an integer."""
+    out = 0
+    for i in squares:
+        out |= BIT[i]
+    return out
 
 
 class BySquare:
@@ -97,12 +113,10 @@ class BySquare:
                 out += chunks[k][byte]
         return out
 
-    def patched(self, listed: list, was: int, squares: int) -> list | None:
-        """`self(squares)`, made from `listed` = `self(was)` when only a few squares differ
-        (None: too many, list them afresh). `listed` itself is left as it was."""
+    def patched(self, listed: list, was: int, squares: int) -> list:
+        """`self(squares)`, made from `listed` = `self(was)` (for a few squares that differ:
+        a step each). `listed` itself is left as it was."""
         changed = was ^ squares
-        if changed.bit_count() > PATCH_MOST:
-            return None
         listed = listed[:]
         while changed:                      # from the last square down: the places below
             i = changed.bit_length() - 1    # stay where `was` puts them
@@ -115,7 +129,7 @@ class BySquare:
         return listed
 
 
-PATCH_MOST = 6      # squares a list of actions is patched for; more: listed afresh
+PATCH_MOST = 3      # squares a list of actions is patched for; more: listed afresh
 
 
 def _ring(i: int) -> tuple[int, ...]:
@@ -138,6 +152,26 @@ def stays_whole(region: int, at: int) -> bool:
         if inside[k] and not (inside[k - 1] and inside[k - 2]):
             runs += 1
     return runs <= 1
+
+
+_LEFT_BEHIND: dict[tuple, tuple[int, ...]] = {}
+
+
+def kingdoms_left(region: int, at: int, stay: tuple[int, ...]) -> tuple[int, ...]:
+    """The squares next to each kingdom a leader lifted from square `at` leaves behind in its
+    kingdom `region`, where leaders stand on the squares `stay` (the same kingdom, lifts and
+    leaders come back again and again in a game and in a search: kept)."""
+    key = (region, at, stay)
+    left = _LEFT_BEHIND.get(key)
+    if left is None:
+        rest = region & ~BIT[at]
+        parts = [rest] if stays_whole(region, at) else [
+            part for part in pieces(rest) if any(part & BIT[j] for j in stay)]
+        left = tuple(map(around, parts))
+        if len(_LEFT_BEHIND) >= 20_000:
+            _LEFT_BEHIND.clear()
+        _LEFT_BEHIND[key] = left
+    return left
 
 
 # --- what a map is made from ----------------------------------------------------------------
@@ -278,8 +312,7 @@ class Regions:
         for other in joining:
             squares = regions.pop(other)
             region |= squares
-            for j in squares_of(squares):
-                label[j] = rid
+            relabel(label, squares, rid)
             kept = kept + leaders.pop(other, [])
             if near is not None:
                 near = near | nears.pop(other) if other in nears else None
@@ -312,8 +345,7 @@ class Regions:
         for number, part in enumerate(parts):
             if number:
                 part_id, new.numbers = new.numbers, new.numbers + 1
-                for j in squares_of(part):
-                    label[j] = part_id
+                relabel(label, part, part_id)
             else:
                 part_id = rid
             regions[part_id] = part
@@ -333,12 +365,12 @@ class Regions:
         """`table(squares)`, kept under `key` (never changed once made: callers copy it), made
         from the list an earlier position kept under `key` when only a few squares differ."""
         known = self.lists.get(key)
-        if known is not None:
-            if known[0] == squares:
-                return known[1]
+        if known is None:
+            listed = table(squares)
+        elif known[0] == squares:
+            return known[1]
+        elif (known[0] ^ squares).bit_count() <= PATCH_MOST:
             listed = table.patched(known[1], known[0], squares)
-            if listed is None:
-                listed = table(squares)
         else:
             listed = table(squares)
         self.lists[key] = (squares, listed)
@@ -346,8 +378,8 @@ class Regions:
 
     # --- where pieces may go (what legal_actions lists) ------------------------------------
 
-    def shared_squares(self) -> tuple[int, int]:
-        """The squares next to two or more kingdoms, and those next to three or more."""
+    def shared_squares(self) -> tuple[int, int, int]:
+        """The squares next to one or more kingdoms, two or more, and three or more."""
         shared = self.found.get("shared")
         if shared is None:
             once = twice = thrice = 0
@@ -356,14 +388,14 @@ class Regions:
                 thrice |= twice & near
                 twice |= once & near
                 once |= near
-            shared = self.found["shared"] = (twice, thrice)
+            shared = self.found["shared"] = (once, twice, thrice)
         return shared
 
     def tile_squares(self, color: str) -> int:
         """Where a tile of `color` may go: a free square of its ground that would not join
         more than two kingdoms (blue on the river, the others on land)."""
         ground = RIVER_SET if color == "blue" else LAND_SET
-        return self.free & ground & ~self.shared_squares()[1]
+        return self.free & ground & ~self.shared_squares()[2]
 
     def temple_sides(self) -> int:
         """Free land squares next to a face-up temple."""
@@ -375,7 +407,7 @@ class Regions:
     def leader_squares_from_supply(self) -> int:
         """Where a leader from the supply may stand: next to a face-up temple, joining no two
         kingdoms."""
-        return self.temple_sides() & ~self.shared_squares()[0]
+        return self.temple_sides() & ~self.shared_squares()[1]
 
     def leader_squares_moving(self, at: int) -> int:
         """Where the leader standing on `at` may move: lifted first, so its own kingdom may
@@ -388,20 +420,13 @@ class Regions:
         if not self.near(rid) & sides:      # nothing next to its kingdom changes
             squares = self.leader_squares_from_supply()
         else:
-            once = twice = 0
-            for other in self.leaders:
-                if other != rid:
-                    near = self.near(other)
-                    twice |= once & near
-                    once |= near
-            stay = [leader[2] for leader in self.leaders[rid] if leader[2] != at]
+            # next to one (two) kingdoms besides this one: to one (two) in all and not next to
+            # this one, or to two (three) in all and next to this one
+            mine, (once, twice, thrice) = self.near(rid), self.shared_squares()
+            once, twice = (once & ~mine) | (twice & mine), (twice & ~mine) | (thrice & mine)
+            stay = tuple(leader[2] for leader in self.leaders[rid] if leader[2] != at)
             if stay:
-                region = self.regions[rid]
-                rest = region & ~BIT[at]
-                parts = [rest] if stays_whole(region, at) else [
-                    part for part in pieces(rest) if any(part & BIT[j] for j in stay)]
-                for part in parts:
-                    near = around(part)
+                for near in kingdoms_left(self.regions[rid], at, stay):
                     twice |= once & near
                     once |= near
             squares = sides & ~twice

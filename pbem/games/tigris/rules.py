@@ -18,7 +18,7 @@ from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS, COLS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
                     block_squares, from_rc, label, monument_colors, to_rc)
 from .kingdoms import (BIT, BySquare, Regions, done_changing, face_down_squares, forget,
-                       leader_squares, regions_of, remember, squares_of, start_changing)
+                       leader_squares, regions_of, remember, set_of, squares_of, start_changing)
 
 OPTIONS = {"english_variant": False, "open_scoring": False}
 # Standing answers: decision -> the answers a seat may leave for it. "support": how many tiles
@@ -386,8 +386,10 @@ def monument_choices(state: dict) -> list[tuple[str, int]]:
         return []
     color = state["board"][i]
     board = state["board"]
-    if not any(board[tl] == board[tl + 1] == board[tl + COLS] == board[tl + COLS + 1]
-               for tl in BLOCKS_OF[i]):
+    for tl in BLOCKS_OF[i]:
+        if board[tl] == board[tl + 1] == board[tl + COLS] == board[tl + COLS + 1]:
+            break
+    else:
         return []
     down = face_down_squares(state)
     free = [name for name, at in state["monuments"].items()
@@ -431,14 +433,16 @@ def treasure_claim(state: dict) -> tuple[int, list[int]] | None:
     """(trader's owner, treasures of his kingdom) for the first kingdom with 2 or more."""
     regions = regions_of(state)
     treasures = state["treasures"]
+    treasure_set = None
     for seat, leaders in enumerate(state["leaders"]):
         i = leaders["green"]
         if i is None:
             continue
+        if treasure_set is None:
+            treasure_set = set_of(treasures)
         region = regions.region_squares(i)
-        here = sorted(t for t in treasures if region & BIT[t])
-        if len(here) >= 2:
-            return seat, here
+        if (region & treasure_set).bit_count() >= 2:
+            return seat, sorted(t for t in treasures if region & BIT[t])
     return None
 
 
@@ -631,7 +635,8 @@ def catastrophe_actions(state: dict, seat: int, regions: Regions | None = None) 
 
 
 def standing_answer(state: dict, decision: str, seat: int) -> str:
-    return state.get("standing", [{}] * state["players"])[seat].get(decision, "ask")
+    standing = state.get("standing")
+    return "ask" if standing is None else standing[seat].get(decision, "ask")
 
 
 def support_left_standing(state: dict) -> bool:
@@ -695,11 +700,14 @@ def copy_state(state: dict) -> dict:
     if not PLAIN_KEYS.issuperset(new):
         for key in new.keys() - PLAIN_KEYS:
             new[key] = copy_json(new[key])
-    for key in ("board", "treasures", "declined", "catastrophes", "bag", "treasures_taken",
-                "steps"):
-        new[key] = list(state[key])
-    for key in ("leaders", "hands", "points"):
-        new[key] = list(map(dict, state[key]))
+    new["board"], new["treasures"], new["declined"] = (
+        state["board"][:], state["treasures"][:], state["declined"][:])
+    new["catastrophes"], new["bag"], new["treasures_taken"], new["steps"] = (
+        state["catastrophes"][:], state["bag"][:], state["treasures_taken"][:],
+        state["steps"][:])
+    new["leaders"], new["hands"], new["points"] = (
+        list(map(dict, state["leaders"])), list(map(dict, state["hands"])),
+        list(map(dict, state["points"])))
     new["monuments"], new["out"] = dict(state["monuments"]), dict(state["out"])
     turn = new["turn"] = dict(state["turn"])
     turn["committers"] = list(turn["committers"])
