@@ -129,7 +129,7 @@ class BySquare:
         return listed
 
 
-PATCH_MOST = 3      # squares a list of actions is patched for; more: listed afresh
+PATCH_MOST = 8      # squares a list of actions is patched for; more: listed afresh
 
 
 def _ring(i: int) -> tuple[int, ...]:
@@ -213,9 +213,10 @@ class Regions:
 
     __slots__ = ("board", "leader_at", "leader_set", "down", "down_set", "label", "regions",
                  "leaders", "nears", "numbers", "free", "temples", "catastrophes", "key",
-                 "found", "lists")
+                 "found", "lists", "shared", "sides")
     # key: the snapshot of the position the map was kept for (see `still`); found: what was
-    # worked out from the map (the squares next to two or three kingdoms, ...); nears[r]: the
+    # worked out from the map (where each leader may move); shared, sides: see
+    # shared_squares and temple_sides (None: not worked out yet); nears[r]: the
     # squares next to region r, once worked out; numbers: the next region number; lists: key
     # -> (squares, the actions listed for them), this position's or an earlier one's, which
     # `listed` patches
@@ -227,7 +228,7 @@ class Regions:
             leader_at.pop(lifted, None)
         self.down = face_down_squares(state)
         self.down_set = set_of(self.down)
-        self.key, self.found, self.lists = None, {}, {}
+        self.key, self.found, self.lists, self.shared, self.sides = None, {}, {}, None, None
         tiles = temples = catastrophes = 0
         for i, piece in enumerate(board):
             if piece:
@@ -278,6 +279,7 @@ class Regions:
         new = Regions.__new__(Regions)
         new.board, new.down, new.down_set, new.key, new.found, new.lists = (
             board, self.down, self.down_set, None, {}, dict(self.lists))
+        new.shared = new.sides = None
         new.leader_at, new.leader_set = self.leader_at, self.leader_set
         new.temples, new.catastrophes = self.temples, self.catastrophes
         new.label, new.regions = self.label[:], dict(self.regions)
@@ -380,7 +382,7 @@ class Regions:
 
     def shared_squares(self) -> tuple[int, int, int]:
         """The squares next to one or more kingdoms, two or more, and three or more."""
-        shared = self.found.get("shared")
+        shared = self.shared
         if shared is None:
             once = twice = thrice = 0
             for rid in self.leaders:
@@ -388,7 +390,7 @@ class Regions:
                 thrice |= twice & near
                 twice |= once & near
                 once |= near
-            shared = self.found["shared"] = (once, twice, thrice)
+            shared = self.shared = (once, twice, thrice)
         return shared
 
     def tile_squares(self, color: str) -> int:
@@ -399,9 +401,9 @@ class Regions:
 
     def temple_sides(self) -> int:
         """Free land squares next to a face-up temple."""
-        sides = self.found.get("sides")
+        sides = self.sides
         if sides is None:
-            sides = self.found["sides"] = around(self.temples) & self.free & LAND_SET
+            sides = self.sides = around(self.temples) & self.free & LAND_SET
         return sides
 
     def leader_squares_from_supply(self) -> int:
