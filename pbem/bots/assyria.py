@@ -151,18 +151,16 @@ def near_wells(state, seat: int, huts_of_seat: list[str], sites, sites_at) -> in
     return found
 
 
-def values(state) -> list[float]:
-    if state["final"] is not None:          # already counted into the score
-        return [float(v) for v in state["score"]]
-    players, reign, turn = state["players"], state["reign"], state["turn"]
-    foods, prestige_of, river_of, sites, sites_at = _board_facts(players)
-    later = TOTAL_TURNS - TURNS_BEFORE[reign] - turn          # incomes after this turn's
-    later_in_reign = TURNS_PER_REIGN[reign] - turn
-    huts_by_seat: list[list[str]] = [[] for _ in range(players)]
+def _pieces(state) -> tuple[list[list[str]], list[int], list[list[int]], list[int], list[int]]:
+    """Per seat: its huts, their prestige off the rivers, its huts on each river, its
+    ziggurat pieces and its ziggurats."""
+    players = state["players"]
+    _, prestige_of, river_of, _, _ = _board_facts(players)
+    huts: list[list[str]] = [[] for _ in range(players)]
     dry_prestige = [0] * players
     river_huts = [[0, 0] for _ in range(players)]
     for h, s in state["huts"].items():
-        huts_by_seat[s].append(h)
+        huts[s].append(h)
         river = river_of[h]
         if river is None:
             dry_prestige[s] += prestige_of[h]
@@ -172,42 +170,56 @@ def values(state) -> list[float]:
     for s, level in state["ziggurats"].values():
         pieces[s] += level
         ziggurats[s] += 1
+    return huts, dry_prestige, river_huts, pieces, ziggurats
+
+
+def river_income(on_rivers: list[int]) -> int:
+    """Per river: the first hut 3 camels, each further hut 2."""
+    return sum([FIRST_HUT_INCOME + NEXT_HUT_INCOME * (n - 1) for n in on_rivers if n])
+
+
+def _dignitaries_ahead(state, seat: int, assur: list[float]) -> float:
+    """The coming flood's Assur share and dignitary bonuses as the slots stand."""
     slots = state["dignitaries"]
-    highest, middle, lower = slots["highest"], slots["middle"], slots["lower"]
-    assur = _assur_points(state) if (highest[0] is not None or middle[0] is not None
-                                     or lower[0] is not None) else None
+    value = ASSUR_SHARE * assur[seat] + HIGHEST_BONUS[slots["highest"].count(seat)] \
+        + CAMEL * slots["lower"].count(seat)
+    if seat in slots["middle"] and not state["plows"][seat] and state["plow_pile"]:
+        value += 1.0
+    return value
+
+
+def values(state) -> list[float]:
+    if state["final"] is not None:          # already counted into the score
+        return [float(v) for v in state["score"]]
+    players, reign, turn = state["players"], state["reign"], state["turn"]
+    foods, _, _, sites, sites_at = _board_facts(players)
+    later = TOTAL_TURNS - TURNS_BEFORE[reign] - turn          # incomes after this turn's
+    later_in_reign = TURNS_PER_REIGN[reign] - turn
+    huts_of, dry_prestige, river_huts, pieces, ziggurats = _pieces(state)
+    slots = state["dignitaries"]
+    assur = _assur_points(state) if any(slots[name][0] is not None for name in SLOTS) else None
     wells_left = WELLS[players] - len(state["wells"])
     early = state["phase"] in ("start", "draft", "harvest", "huts")
     hut_later = HUT_LATER * min(later, HUT_LATER_TURNS)
-    camels_of, plows, hands = state["camels"], state["plows"], state["hands"]
     out = []
     for seat in range(players):
-        camels = camels_of[seat]
-        value = state["score"][seat] + pieces[seat] * (1 + later) + plows[seat] + CAMEL * camels
-        huts = huts_by_seat[seat]
-        hut_prestige = dry_prestige[seat]
-        value += hut_prestige * hut_later
-        income = 0
-        for n in river_huts[seat]:
-            if n:
-                income += FIRST_HUT_INCOME + NEXT_HUT_INCOME * (n - 1)
-        if income_pending(state, seat):
-            value += pieces[seat]
+        camels, huts, hut_prestige = state["camels"][seat], huts_of[seat], dry_prestige[seat]
+        income = river_income(river_huts[seat])
+        value = state["score"][seat] + pieces[seat] * (1 + later) + state["plows"][seat] \
+            + CAMEL * camels + hut_prestige * hut_later \
+            + CAMEL * RIVER_LATER * income * later_in_reign \
+            + OFFERING_TRACK[state["offering"][seat]] * ziggurats[seat] \
+            + HAND_SYMBOL * sum(map(SYMBOLS.__getitem__, state["hands"][seat]))
+        if income_pending(state, seat):     # this turn's income and prestige
             share = _fed_share(state, seat, huts, foods) if huts else 1.0
-            value += share * hut_prestige
+            value += pieces[seat] + share * hut_prestige
             if income:
                 value += CAMEL * (min(MAX_CAMELS, camels + round(share * income)) - camels)
             if wells_left and early and len(huts) > 1:
                 value += NEAR_WELL * WELL_POINTS[reign] * near_wells(
                     state, seat, huts, sites, sites_at)
-        value += CAMEL * RIVER_LATER * income * later_in_reign
-        if assur is not None:                   # the coming flood
-            value += ASSUR_SHARE * assur[seat]
-            value += HIGHEST_BONUS[highest.count(seat)] + CAMEL * lower.count(seat)
-            if seat in middle and not plows[seat] and state["plow_pile"]:
-                value += 1.0
-        value += OFFERING_TRACK[state["offering"][seat]] * ziggurats[seat]
-        value += HAND_SYMBOL * sum(map(SYMBOLS.__getitem__, hands[seat]))
+        if assur is not None:
+            value += _dignitaries_ahead(state, seat, assur)
         out.append(value)
     return out
 
