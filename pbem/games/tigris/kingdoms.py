@@ -14,6 +14,7 @@ or a leader leaves (`Regions.without`), instead of looking at the board again.
 """
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 
 from .board import (CATASTROPHE, COLORS, COLS, NEIGHBOURS, RIVER, ROWS, SQUARES, TEMPLE,
@@ -182,10 +183,21 @@ def leader_squares(state: dict) -> dict[int, tuple[int, str]]:
             for color, i in leaders.items() if i is not None}
 
 
-def face_down_squares(state: dict) -> set[int]:
+def face_down_squares(state: dict) -> frozenset[int]:
     """The tiles turned face down under monuments: they connect but have no colour."""
-    return {i for top_left in state["monuments"].values() if top_left is not None
-            for i in block_squares(top_left)}
+    return _face_down(tuple(state["monuments"].values()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_down(top_lefts: tuple) -> frozenset[int]:
+    return frozenset(i for top_left in top_lefts if top_left is not None
+                     for i in block_squares(top_left))
+
+
+@functools.lru_cache(maxsize=4096)
+def treasure_set(treasures: tuple[int, ...]) -> int:
+    """The squares of the treasures (a tuple of them), as a set."""
+    return set_of(treasures)
 
 
 def snapshot(state: dict) -> tuple:
@@ -437,7 +449,8 @@ class Regions:
 
     def catastrophe_squares(self, treasures: list[int]) -> int:
         """Where a catastrophe may go: not on one, a leader, a treasure or a monument."""
-        return ALL & ~(self.catastrophes | self.leader_set | set_of(treasures) | self.down_set)
+        return ALL & ~(self.catastrophes | self.leader_set | treasure_set(tuple(treasures))
+                       | self.down_set)
 
 
 _MAPS: OrderedDict[int, Regions] = OrderedDict()

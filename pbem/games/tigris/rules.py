@@ -18,7 +18,8 @@ from .board import (BLOCKS_OF, CATASTROPHE, CATASTROPHES_EACH, COLORS, COLS,
                     MONUMENTS, NEIGHBOURS, RIVER, SQUARES, START_TEMPLES, TEMPLE, TILE_COUNTS,
                     block_squares, from_rc, label, monument_colors, to_rc)
 from .kingdoms import (BIT, BySquare, Regions, done_changing, face_down_squares, forget,
-                       leader_squares, regions_of, remember, set_of, squares_of, start_changing)
+                       leader_squares, regions_of, remember, squares_of, start_changing,
+                       treasure_set)
 
 OPTIONS = {"english_variant": False, "open_scoring": False}
 # Standing answers: decision -> the answers a seat may leave for it. "support": how many tiles
@@ -433,15 +434,15 @@ def treasure_claim(state: dict) -> tuple[int, list[int]] | None:
     """(trader's owner, treasures of his kingdom) for the first kingdom with 2 or more."""
     regions = regions_of(state)
     treasures = state["treasures"]
-    treasure_set = None
+    treasures_at = None
     for seat, leaders in enumerate(state["leaders"]):
         i = leaders["green"]
         if i is None:
             continue
-        if treasure_set is None:
-            treasure_set = set_of(treasures)
+        if treasures_at is None:
+            treasures_at = treasure_set(tuple(treasures))
         region = regions.region_squares(i)
-        if (region & treasure_set).bit_count() >= 2:
+        if (region & treasures_at).bit_count() >= 2:
             return seat, sorted(t for t in treasures if region & BIT[t])
     return None
 
