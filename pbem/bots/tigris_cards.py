@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 
-from pbem.games.tigris_cards.scoring import colour_counts, strength_key, with_treasures
+from pbem.games.tigris_cards.cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, is_treasure
+from pbem.games.tigris_cards.table import column_leaders
 
 from .heuristic import Heuristic
 
@@ -27,25 +28,38 @@ def leaders_out(state) -> list[int]:
     """How many leaders each seat has standing on the table."""
     out = [0] * state["players"]
     for column in state["columns"]:
-        for slot in column:
-            leader = slot.get("leader")
-            if leader:
-                out[leader[0]] += 1
-    for slot in state["gaps"]:
-        leader = slot.get("leader") if slot else None
-        if leader:
+        for _row, leader in column_leaders(column):     # kept by the frozen columns
             out[leader[0]] += 1
+    for slot in state["gaps"]:
+        if slot is not None and "leader" in slot:
+            out[slot["leader"][0]] += 1
     return out
+
+
+def pile_value(pile: list[int]) -> float:
+    """The weakest colour of a pile (treasures wild) plus log(1 + n) of every colour."""
+    counts = [0, 0, 0, 0]
+    treasures = 0
+    for card in pile:
+        index = FACE_INDEX[card]
+        if index < 0:
+            treasures += 1
+        else:
+            counts[index] += 1
+    for _ in range(treasures):  # as `with_treasures`: one by one onto the weakest colour
+        counts[counts.index(min(counts))] += 1
+    return min(counts) + sum(map(LOG1P.__getitem__, counts))
+
+
+FACE_INDEX = tuple(-1 if is_treasure(card) else COLOURS.index(CARD_COLOUR[card])
+                   for card in range(TOTAL_CARDS))
+LOG1P = tuple(math.log1p(n) for n in range(TOTAL_CARDS + 1))
 
 
 def values(state) -> list[float]:
-    out = []
     leaders = leaders_out(state)
-    for seat, pile in enumerate(state["piles"]):
-        colours = strength_key(with_treasures(colour_counts(pile)))
-        out.append(colours[0] + sum(math.log1p(v) for v in colours)
-                   + LEADER_WORTH * leaders[seat])
-    return out
+    return [pile_value(pile) + LEADER_WORTH * leaders[seat]
+            for seat, pile in enumerate(state["piles"])]
 
 
 HEURISTIC = Heuristic(

@@ -14,11 +14,11 @@ from pbem.games.base import copy_json
 from .cards import (ACTIONS_PER_TURN, CARD_COLOUR, COLOUR_ORDER, COLUMN_LIMIT, CONNECT_MINIMUM,
                     GAPS, HAND_SIZE, REMOVED_WITH_TWO, SHIP_RUN, SHIPS, TOTAL_CARDS, TREASURES,
                     colour_of, ship_colours, ships_for_run)
-from .table import (Column, FrozenDict, Leader, Slot, card_colour, changed, count_colour,
-                    find_leader, free_rows, freeze, frozen, frozen_column, is_treasure_star,
-                    kingdom_span, kingdoms, leaders_at, leaders_in, position_of, positions,
-                    put_at, real_treasure_columns, remove_at, send_home, set_column, ships_in,
-                    slot_at, slots_in, span_of, thaw)
+from .table import (Column, FrozenDict, Leader, Slot, card_colour, changed, column_ships,
+                    count_colour, find_leader, free_rows, freeze, frozen, frozen_column,
+                    is_treasure_star, kingdom_span, kingdoms, leaders_at, leaders_in, position_of,
+                    positions, put_at, real_treasure_columns, remove_at, send_home, set_column,
+                    ships_in, slot_at, slots_in, span_of, thaw)
 
 # Standing answers: decision kind -> the answers a seat may leave for decisions asked while
 # another player is on turn ("ask" = ask me).
@@ -524,6 +524,9 @@ def buy_ship(st: dict, column: int, ship: str) -> None:
 def ship_points(st: dict, seat: int) -> list[str]:
     """One offer per ship and per leader of the seat of one of its colours in its kingdom
     (the king does not stand in)."""
+    columns = st["columns"]
+    if not any(map(column_ships, columns)):  # the usual case: no ship on the table
+        return []
     offers = []
     for span in kingdoms(st):
         mine = {colour for colour, (owner, _) in leaders_in(st, span).items() if owner == seat}

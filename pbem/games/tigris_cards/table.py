@@ -56,8 +56,9 @@ class Slot(dict):
 
 class Column(list):
     """A frozen column: its slots, the treasure* first, all frozen. As it never changes, it
-    keeps what it was asked about its leaders (`column_leaders`, `free_rows`)."""
-    __slots__ = ("leader_rows", "free")
+    keeps what it was asked about its leaders and ships (`column_leaders`, `free_rows`,
+    `column_ships`)."""
+    __slots__ = ("leader_rows", "free", "ship_names")
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
 
@@ -133,7 +134,7 @@ def frozen_column(slots: list) -> Column:
     """The column as a frozen one (itself if it is one)."""
     if type(slots) is Column:
         return slots
-    return Column([frozen(slot) for slot in slots])
+    return Column([slot if type(slot) is Slot else frozen(slot) for slot in slots])
 
 
 def set_column(st: dict, column: int, slots: list) -> None:
@@ -279,6 +280,17 @@ def free_rows(column: list) -> tuple:
         return rows
 
 
+def column_ships(column: list) -> tuple:
+    """The ships in a column, top down (kept by a frozen column)."""
+    try:
+        return column.ship_names
+    except AttributeError:
+        names = tuple(slot["ship"] for slot in column if "ship" in slot)
+        if type(column) is Column:
+            column.ship_names = names
+        return names
+
+
 def leaders_at(st: dict, first: int = 0, last: int = COLUMNS - 1,
                cut: int | None = None) -> list[tuple[int, int | None, list]]:
     """(column, row, [seat, colour]) of the leaders on `positions(st, first, last, cut)`, in
@@ -312,8 +324,8 @@ def real_treasure_columns(st: dict, span: tuple[int, int] = (0, COLUMNS - 1)) ->
 
 
 def ships_in(st: dict, span: tuple[int, int]) -> list[str]:
-    return [slot["ship"] for c in range(span[0], span[1] + 1)
-            for slot in st["columns"][c] if "ship" in slot]
+    columns = st["columns"]
+    return [ship for c in range(span[0], span[1] + 1) for ship in column_ships(columns[c])]
 
 
 def kingdoms(st: dict) -> list[tuple[int, int]]:
