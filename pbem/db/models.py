@@ -141,6 +141,8 @@ class Event(BaseModel):
     automatic = pw.BooleanField(default=False)
     timeout = pw.BooleanField(default=False)   # the seat's default move, played at its deadline
     bot = pw.BooleanField(default=False)       # chosen by the computer (pbem/play/computers.py)
+    # who chose a seat's move (chain.PLAYED_BY); None on the events recorded before 0.3.1
+    played_by = pw.CharField(max_length=16, null=True)
     summary = pw.TextField(default="")      # rules.describe(...) in English, names as {p0}...
     summaries = JSONField(default=dict)     # language -> the same line in that language
     created_at = pw.CharField(max_length=32)  # ISO text, exactly as hashed

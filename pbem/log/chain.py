@@ -22,14 +22,35 @@ def canonical(obj) -> str:
 
 
 def chain_hash(prev_hash: str, seq: int, seat, action: dict, automatic: bool, created_at: str,
-               timeout: bool = False, bot: bool = False):
+               timeout: bool = False, bot: bool = False, played_by: str | None = None):
     payload = {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
                "created_at": created_at}
     if timeout:     # only when true, so the events written before timeouts existed keep their hash
         payload["timeout"] = True
+        if played_by is not None:   # why the default was played: on those recorded since 0.3.1
+            payload["played_by"] = played_by
     if bot:         # the same: only the computer's moves carry it
         payload["bot"] = True
     return hashlib.sha256((prev_hash + canonical(payload)).encode()).hexdigest()
+
+
+# -- who made a move ------------------------------------------------------------------------------
+# `played_by` of a seat's event: its player ("player", an undo too), the server ("forced": its
+# only move, automatic), the computer ("computer" on a computer's seat, "stand_in" for a
+# player), or its default move and why (a TIMEOUT_MARKS key). Only a default's why says what the
+# flags do not: it alone enters the hash (chain_hash); the others follow from the flags and the
+# seat, and an import checks them against those.
+COMPUTERS = ("computer", "stand_in")
+
+
+def played_by(automatic: bool, timeout: bool, bot: str | None = None,
+              why: str | None = None) -> str:
+    """Who chose a move recorded with these flags (`bot`: COMPUTERS, `why`: a timeout's mark)."""
+    if timeout:
+        return why if why in TIMEOUT_MARKS else "deadline"
+    if automatic:
+        return "forced"
+    return bot if bot in COMPUTERS else "player"
 
 
 
@@ -143,6 +164,9 @@ TIMEOUT_MARKS = {
     "host": lambda: _("{line} (played by the host for {seat})"),
     "handover": lambda: _("{line} (played by default: the host handed {seat}'s moves over)"),
 }
+
+
+PLAYED_BY = ("player", "forced", *COMPUTERS, *TIMEOUT_MARKS)
 
 
 def computer_summaries(summaries: dict) -> dict:

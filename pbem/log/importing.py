@@ -27,7 +27,7 @@ RECORD_KEYS = {"format", "rules", "rules_version", "seats", "events"}
 OPTIONAL_RECORD_KEYS = {"format_version", "title", "status", "pace", "head_hash", "messages",
                         "commitment", "seed", "salt", "result"}
 EVENT_KEYS = {"seq", "seat", "action", "automatic", "created_at", "hash"}
-OPTIONAL_EVENT_KEYS = {"timeout", "bot", "summary", "summaries"}    # the lines are written anew
+OPTIONAL_EVENT_KEYS = {"timeout", "bot", "played_by", "summary", "summaries"}  # lines: anew
 CREATION_KEYS = {"type", "rules", "rules_version", "options", "players", "names", "seed"}
 OPTIONAL_CREATION_KEYS = {"salt"}       # of the shuffle commitment; absent in older games
 SEAT_KEYS = {"name", "language"}
@@ -94,7 +94,8 @@ def check_record(record) -> CheckedRecord:
 def _creation(record: dict, raw: dict) -> CheckedRecord:
     """The game the creation event (seq 0) sets up, checked against the record around it."""
     creation = raw["action"]
-    if raw["seat"] is not None or raw["automatic"] or raw.get("timeout") or raw.get("bot"):
+    if raw["seat"] is not None or raw["automatic"] or raw.get("timeout") or raw.get("bot") or \
+            "played_by" in raw:
         raise ValueError("event 0: the creation has no seat and is not automatic")
     if not isinstance(creation, dict) or creation.get("type") != "create":
         raise ValueError("event 0 is not the game's creation")
@@ -184,6 +185,9 @@ def _event(raw, seq: int) -> dict:
     for flag in ("timeout", "bot"):
         if flag in raw and raw[flag] is not True:
             raise ValueError(f"event {seq}: \"{flag}\" is written only when true")
+    if "played_by" in raw and not (isinstance(raw["played_by"], str)
+                                   and raw["played_by"] in chain.PLAYED_BY):
+        raise ValueError(f"event {seq}: \"played_by\" is one of {', '.join(chain.PLAYED_BY)}")
     if not isinstance(raw["hash"], str) or not HASH.fullmatch(raw["hash"]):
         raise ValueError(f"event {seq}: its hash must be 64 hexadecimal digits")
     _created_at(raw["created_at"], seq)
@@ -222,20 +226,43 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
         after = rules.apply(state, seat, action)
     except IllegalAction as exc:
         raise ValueError(f"event {seq}: the rules refuse it: {exc}") from None
+    played_by = raw.get("played_by")
     summaries = chain.describe_in_every_language(rules, state, seat, action)
     if timeout:
-        summaries = _timeout_summaries(summaries, seat, raw)
+        summaries = (chain.timeout_summaries(summaries, seat, played_by)
+                     if played_by in chain.TIMEOUT_MARKS
+                     else _timeout_summaries(summaries, seat, raw))
     elif bot and "computer" not in checked.seats[seat]:      # the computer stood in
         summaries = chain.computer_summaries(summaries)
     head = chain.chain_hash(checked.head_hash, seq, seat, action, automatic, raw["created_at"],
-                            timeout, bot)
+                            timeout, bot, played_by)
     if head != raw["hash"]:
         raise ValueError(f"event {seq}: its hash does not match its content")
+    _check_played_by(checked, raw)
     checked.events.append(_row(raw, seq, seat, action, automatic, timeout, head, summaries,
-                               bot))
+                               bot, played_by))
     checked.stretch = undo.after_step(rules, checked.stretch, state, after, seat, automatic,
                                       timeout)
     checked.state, checked.head_hash = after, head
+
+
+def _check_played_by(checked: CheckedRecord, raw: dict) -> None:
+    """Who made the move, where the record says it (a record from before 0.3.1 does not): a
+    default's why is one of TIMEOUT_MARKS (its hash covers it); any other move's is what its
+    flags and its seat say."""
+    said, seq = raw.get("played_by"), raw["seq"]
+    if said is None:
+        return
+    if raw.get("timeout"):
+        if said not in chain.TIMEOUT_MARKS:
+            raise ValueError(f"event {seq}: a move played at the deadline says why it was "
+                             f"played ({', '.join(chain.TIMEOUT_MARKS)}), not {said!r}")
+        return
+    computer = "computer" if "computer" in checked.seats[raw["seat"]] else "stand_in"
+    expected = chain.played_by(raw["automatic"], False, computer if raw.get("bot") else None)
+    if said != expected:
+        raise ValueError(f"event {seq}: \"played_by\" says {said!r}, its flags and seat "
+                         f"{expected!r}")
 
 
 def _timeout_summaries(summaries: dict, seat: int, raw: dict) -> dict:
@@ -254,7 +281,7 @@ def _undo_one(checked: CheckedRecord, raw: dict) -> None:
     """An undo: exactly {"type": "undo"}, by the seat on turn, where it may undo."""
     seq, seat = raw["seq"], raw["seat"]
     if chain.canonical(raw["action"]) != chain.canonical(undo.UNDO) or raw["automatic"] or \
-            raw.get("timeout") or raw.get("bot"):
+            raw.get("timeout") or raw.get("bot") or raw.get("played_by", "player") != "player":
         raise ValueError(f"event {seq}: an undo is {{\"type\": \"undo\"}}, by the seat itself")
     try:
         state, stretch = undo.undone(checked.rules, checked.stretch, checked.state, seat)
@@ -264,7 +291,7 @@ def _undo_one(checked: CheckedRecord, raw: dict) -> None:
     if head != raw["hash"]:
         raise ValueError(f"event {seq}: its hash does not match its content")
     checked.events.append(_row(raw, seq, seat, dict(undo.UNDO), False, False, head,
-                               undo.line(seat)))
+                               undo.line(seat), played_by=raw.get("played_by")))
     checked.state, checked.stretch, checked.head_hash = state, stretch, head
 
 
@@ -290,10 +317,11 @@ def _default(rules, state, seat, action, seq: int) -> dict:
     return default
 
 
-def _row(raw, seq, seat, action, automatic, timeout, head, summaries, bot=False) -> dict:
+def _row(raw, seq, seat, action, automatic, timeout, head, summaries, bot=False,
+         played_by=None) -> dict:
     return {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
-            "timeout": timeout, "bot": bot, "summary": summaries["en"], "summaries": summaries,
-            "created_at": raw["created_at"], "hash": head}
+            "timeout": timeout, "bot": bot, "played_by": played_by, "summary": summaries["en"],
+            "summaries": summaries, "created_at": raw["created_at"], "hash": head}
 
 
 # -- shapes ---------------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
 # the parts that need no database, where they were (callers read them as store.<name>)
 from .chain import (EXPORT_FORMAT, canonical, chain_hash, commitment, commitment_of,  # noqa: F401
                     describe_in_every_language, forced_move, in_every_language, listed_action,
-                    TIMEOUT_MARKS, computer_summaries, timeout_summaries, validate_new_game,
-                    why_not)
+                    PLAYED_BY, TIMEOUT_MARKS, computer_summaries, played_by, timeout_summaries,
+                    validate_new_game, why_not)
 from . import undo
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game
@@ -196,22 +196,23 @@ def record(game, rules, state, seat, action, automatic, events, timeout=False, a
     `timeout`: the seat's default move, played at its deadline, or (`absent`) at once for a
     seat whose player stopped answering or was handed over by the host; `why` names which
     (TIMEOUT_MARKS: deadline, absent, host, handover). `bot`: the computer chose it
-    ("stand_in": for a player, which the log says)."""
+    ("stand_in": for a player, which the log says). The event says who chose it (`played_by`,
+    chain.played_by), which the link pages read."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
     game.undo = undo.after_step(rules, game.undo, state, after, seat, automatic, timeout)
+    made_by = played_by(automatic, timeout, bot, why or ("absent" if absent else "deadline"))
     summaries = describe_in_every_language(rules, state, seat, action)
     if timeout:     # the log says why
-        summaries = timeout_summaries(summaries, seat,
-                                      why or ("absent" if absent else "deadline"))
-    elif bot == "stand_in":
+        summaries = timeout_summaries(summaries, seat, made_by)
+    elif made_by == "stand_in":
         summaries = computer_summaries(summaries)
     created_at = _now_text()
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at,
-                                timeout, bool(bot))
+                                timeout, bool(bot), made_by)
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
                                automatic=automatic, timeout=timeout, bot=bool(bot),
-                               summary=summaries["en"],
+                               played_by=made_by, summary=summaries["en"],
                                summaries=summaries, created_at=created_at, hash=game.head_hash))
     if game.seq % CHECKPOINT_EVERY == 0:
         keep_checkpoints(game, [(game.seq, game.head_hash, rules.dump(after))])
@@ -265,7 +266,8 @@ def take_back(game, rules, state, seat: int) -> tuple[object, list]:
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, undo.UNDO, False, created_at)
     summaries = undo.line(seat)
     return state, [Event.create(game=game, seq=game.seq, seat=seat, action=dict(undo.UNDO),
-                                automatic=False, summary=summaries["en"], summaries=summaries,
+                                automatic=False, played_by="player",
+                                summary=summaries["en"], summaries=summaries,
                                 created_at=created_at, hash=game.head_hash)]
 
 
@@ -372,7 +374,7 @@ def verify(game: Game, keep: bool = True) -> list[str]:
             if event.seq != expected_seq:
                 problems.append(f"event seq {event.seq} where {expected_seq} was expected")
             expected = chain_hash(prev, event.seq, event.seat, event.action, event.automatic,
-                                  event.created_at, event.timeout, event.bot)
+                                  event.created_at, event.timeout, event.bot, event.played_by)
             if expected != event.hash:
                 problems.append(f"event {event.seq}: hash does not match its content")
             point = points.pop(event.seq, None)
@@ -441,6 +443,8 @@ def _exported_event(e: Event) -> dict:
         exported["timeout"] = True
     if e.bot:
         exported["bot"] = True
+    if e.played_by is not None:     # recorded since 0.3.1
+        exported["played_by"] = e.played_by
     return exported
 
 

@@ -109,25 +109,45 @@ def revoke(game: Game, seat: int) -> None:
          .where(Link.id == latest.id).execute())
 
 
+# what a turn link's page says of the move that ended it (`spent_by`), from the event's
+# played_by (chain.PLAYED_BY); "deadline" is "dropped" when that miss dropped the seat
+ENDED_BY = {"player": "you", "forced": "forced", "deadline": "default", "host": "host",
+            "absent": "dropped", "handover": "dropped", "computer": "computer",
+            "stand_in": "computer"}
+
+
 def how_ended(game: Game, seat: int, since_seq: int) -> str:
     """Who made the seat's last move after `since_seq`, in the caller's transaction: "you" (its
     player), "default" (its default at the deadline), "host" (a default the host chose: the
     game waits for the host at a deadline), "dropped" (played at once: the seat is dropped or
-    handed over), "forced" (its only move, played by the server) or "" (no move of its own:
-    another player's move ended its turn, or the game ended)."""
-    event = (Event.select(Event.automatic, Event.timeout, Event.summary)
+    handed over, or that deadline dropped it), "forced" (its only move, played by the server),
+    "computer" (the computer played for its player) or "" (no move of its own: another
+    player's move ended its turn, or the game ended)."""
+    event = (Event.select(Event.automatic, Event.timeout, Event.summary, Event.played_by)
              .where(Event.game == game, Event.seat == seat, Event.seq > since_seq)
              .order_by(Event.seq.desc()).first())
     if event is None:
         return ""
+    if event.played_by is None:     # recorded before 0.3.1
+        return _how_ended_before(game, seat, event)
+    ended = ENDED_BY.get(event.played_by, "other")
+    if ended == "default" and _is_dropped(game, seat):
+        return "dropped"
+    return ended
+
+
+def _how_ended_before(game: Game, seat: int, event: Event) -> str:
+    """`how_ended` of an event from before `played_by`, read from its flags and log line."""
     if event.timeout:       # the log line (store.TIMEOUT_MARKS, in English) says why
         if "(played by the host for" in event.summary:
             return "host"
-        row = Seat.get_or_none(Seat.game == game, Seat.index == seat)
-        if row is not None and row.dropped:
-            return "dropped"
-        return "default"
+        return "dropped" if _is_dropped(game, seat) else "default"
     return "forced" if event.automatic else "you"
+
+
+def _is_dropped(game: Game, seat: int) -> bool:
+    row = Seat.get_or_none(Seat.game == game, Seat.index == seat)
+    return row is not None and bool(row.dropped)
 
 
 SPENT_MESSAGES = {
