@@ -223,7 +223,7 @@ class Regions:
     temples; `down`: the face-down squares (a set, and `down_set`).
     """
 
-    __slots__ = ("board", "leader_at", "leader_set", "down", "down_set", "label", "regions",
+    __slots__ = ("leader_at", "leader_set", "down", "down_set", "label", "regions",
                  "leaders", "nears", "numbers", "free", "temples", "catastrophes", "key",
                  "found", "lists", "shared", "sides")
     # key: the snapshot of the position the map was kept for (see `still`); found: what was
@@ -234,7 +234,7 @@ class Regions:
     # `listed` patches
 
     def __init__(self, state: dict, lifted: int | None = None, absent: int | None = None):
-        board = self.board = state["board"]
+        board = state["board"]
         leader_at = self.leader_at = leader_squares(state)
         if lifted is not None:
             leader_at.pop(lifted, None)
@@ -287,10 +287,10 @@ class Regions:
 
     # --- the next position's map, when a piece is added or a leader leaves ----------------
 
-    def _next(self, board: list) -> Regions:
+    def _next(self) -> Regions:
         new = Regions.__new__(Regions)
-        new.board, new.down, new.down_set, new.key, new.found, new.lists = (
-            board, self.down, self.down_set, None, {}, dict(self.lists))
+        new.down, new.down_set, new.key, new.found, new.lists = (
+            self.down, self.down_set, None, {}, dict(self.lists))
         new.shared = new.sides = None
         new.leader_at, new.leader_set = self.leader_at, self.leader_set
         new.temples, new.catastrophes = self.temples, self.catastrophes
@@ -301,7 +301,7 @@ class Regions:
     def joined(self, board: list, i: int, leader: tuple[int, str] | None = None) -> Regions:
         """The map once a tile (on `board`, the new position's) or a `leader` (seat, colour)
         stands on square i, joining the regions next to it."""
-        new = self._next(board)
+        new = self._next()
         bit = BIT[i]
         new.free = self.free & ~bit
         if leader is None:
@@ -342,19 +342,37 @@ class Regions:
         return new
 
     def without(self, at: int) -> Regions:
-        """The map once the leader on square `at` has left it (moved, withdrawn)."""
-        new = self._next(self.board)
+        """The map once the leader on square `at` has left it (moved, withdrawn, sent home)."""
+        new = self._next()
         bit = BIT[at]
         new.free = self.free | bit
         new.leader_at = dict(self.leader_at)
         del new.leader_at[at]
         new.leader_set = self.leader_set & ~bit
+        self._take_out(new, at)
+        return new
+
+    def struck(self, i: int) -> Regions:
+        """The map once a catastrophe falls on square i: empty, or a tile it destroys."""
+        new = self._next()
+        bit = BIT[i]
+        new.catastrophes = self.catastrophes | bit
+        if self.label[i] == -1:
+            new.free = self.free & ~bit
+        else:
+            new.free, new.temples = self.free, self.temples & ~bit
+            self._take_out(new, i)
+        return new
+
+    def _take_out(self, new: Regions, at: int) -> None:
+        """Square `at` leaves its region in `new` (a copy of this map): what is left of the
+        region may fall apart, each piece a kingdom if it holds a leader."""
         label, regions, leaders, nears = new.label, new.regions, new.leaders, new.nears
         rid = label[at]
-        region, here = regions.pop(rid), leaders.pop(rid)
+        region, here = regions.pop(rid), leaders.pop(rid, [])
         nears.pop(rid, None)
         label[at] = -1
-        rest = region & ~bit
+        rest = region & ~BIT[at]
         parts = ([rest] if rest else []) if stays_whole(region, at) else pieces(rest)
         for number, part in enumerate(parts):
             if number:
@@ -366,7 +384,6 @@ class Regions:
             kept = [leader for leader in here if leader[2] != at and part & BIT[leader[2]]]
             if kept:
                 leaders[part_id] = kept
-        return new
 
     def near(self, rid: int) -> int:
         """The squares next to region `rid` (some of its own among them)."""
@@ -465,6 +482,18 @@ _WORKING: dict[int, Regions] = {}
 _LEFT: dict[int, dict] = {}
 
 
+# Maps by what they are made from (the board, the leaders, the monuments): a computer player's
+# search makes a new state for every guess at the hidden tiles (determinize), each with the
+# board of the position it thinks about; they all share that position's map. A map is never
+# changed once made, but for what it works out from itself (kept lists and sets).
+_BY_CONTENT: OrderedDict[tuple, Regions] = OrderedDict()
+
+
+def content_key(state: dict) -> tuple:
+    return (tuple(state["board"]), tuple(tuple(leaders.items()) for leaders in state["leaders"]),
+            tuple(state["monuments"].items()))
+
+
 def regions_of(state: dict) -> Regions:
     """The map of the position as it stands, worked out at most once per position."""
     regions = _WORKING.get(id(state))
@@ -472,12 +501,19 @@ def regions_of(state: dict) -> Regions:
         return regions
     regions = _MAPS.get(id(state))
     if regions is None or not still(regions.key, state):
+        if id(state) not in _WORKING:
+            key = content_key(state)
+            regions = _BY_CONTENT.get(key)
+            if regions is not None and still(regions.key, state):
+                keep(state, regions)
+                return regions
         regions = Regions(state)
         if id(state) in _WORKING:
             regions.lists = _LEFT.pop(id(state), regions.lists)
             _WORKING[id(state)] = regions
         else:
             keep(state, regions)
+            keep_by_content(state, regions)
     return regions
 
 
@@ -519,5 +555,15 @@ def keep(state: dict, regions: Regions) -> None:
     while len(_MAPS) > MAPS_KEPT:
         try:
             _MAPS.popitem(last=False)
+        except KeyError:        # another thread emptied it meanwhile
+            break
+
+
+def keep_by_content(state: dict, regions: Regions) -> None:
+    """Also find `regions` for any state with the same board, leaders and monuments."""
+    _BY_CONTENT[content_key(state)] = regions
+    while len(_BY_CONTENT) > MAPS_KEPT:
+        try:
+            _BY_CONTENT.popitem(last=False)
         except KeyError:        # another thread emptied it meanwhile
             break

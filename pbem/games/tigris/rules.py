@@ -106,8 +106,9 @@ def send_home_stranded(state: dict) -> list[tuple[int, str]]:
     gone = []
     for i, (seat, color) in sorted(leader_squares(state).items()):
         if temples_next_to(state, i, down) == 0:
+            regions = regions_of(state)             # with the leader still there
             state["leaders"][seat][color] = None
-            forget(state)
+            remember(state, regions.without(i))
             gone.append((seat, color))
     return gone
 
@@ -214,10 +215,11 @@ def why_not_catastrophe(state: dict, i: int, leaders: dict, down: set[int]) -> W
 
 def place_catastrophe(state: dict, seat: int, i: int) -> None:
     """The catastrophe destroys any tile there; leaders without a temple go home."""
+    regions = regions_of(state)
     if state["board"][i] in COLORS:
         state["out"][state["board"][i]] += 1
     state["board"][i] = CATASTROPHE
-    forget(state)
+    remember(state, regions.struck(i))
     state["catastrophes"][seat] -= 1
     send_home_stranded(state)
     state["steps"] = ["treasures", "end_action"]
