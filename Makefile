@@ -3,7 +3,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
-CKSUM   = $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# the version (pbem/__init__.py) too: the installed package's metadata must say the new one
+CKSUM   = $(shell cat pyproject.toml pbem/__init__.py | cksum | cut -d' ' -f1)
 STAMP   = $(VENV)/.installed-$(CKSUM)
 RUN_STAMP = $(VENV)/.run-$(CKSUM)
 
