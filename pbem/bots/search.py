@@ -21,10 +21,13 @@ import math
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import compress, count, islice, repeat
+from operator import itemgetter, not_
 
 from .heuristic import KIND, Heuristic, margin_rewards, moves, rank_rewards
 
 EXPLORATION = 0.7          # UCB's constant, for rewards between 0 and 1
+FIRST, SECOND = itemgetter(0), itemgetter(1)
 
 
 @dataclass(frozen=True)
@@ -48,10 +51,10 @@ class Policy:
     widest: int | None = None       # root actions the tree keeps (None: all of them)
 
 
-def action_key(action: dict) -> str:
-    """A hashable name of an action. Engines build an action's keys in one order, so equal
-    actions of one engine get one name (`repr` costs a third of a sorted, frozen copy)."""
-    return repr(action)
+# A hashable name of an action: its repr. Engines build an action's keys in one order, so
+# equal actions of one engine get one name (`repr` costs a third of a sorted, frozen copy, and
+# runs in C over a whole list: map(action_key, actions)).
+action_key = repr
 
 
 def weighted_index(weights: dict[str, float], rng, actions: list[dict]) -> int:
@@ -73,11 +76,11 @@ def weighted_index(weights: dict[str, float], rng, actions: list[dict]) -> int:
             if point < 0:
                 chosen = name
                 break
-    count = kinds.count(chosen)
-    nth, first = rng.randrange(count), kinds.index(chosen)
-    if kinds[first:first + count].count(chosen) == count:   # listed together, as engines do
+    many = kinds.count(chosen)
+    nth, first = rng.randrange(many), kinds.index(chosen)
+    if kinds[first:first + many].count(chosen) == many:     # listed together, as engines do
         return first + nth
-    return [i for i, kind in enumerate(kinds) if kind == chosen][nth]
+    return next(islice(compress(count(), map(chosen.__eq__, kinds)), nth, None))
 
 
 class Node:
@@ -180,10 +183,16 @@ class Search:
             if not seats:
                 break
             available = self.available(node, state, seats)
-            untried = [(key, a) for key, a in available if key not in node.children]
-            for key, _ in available:
-                if key in node.children:
-                    node.children[key].available += 1
+            children = node.children
+            if children:                # hundreds of moves, a few tried: loops run in C
+                keys = list(map(FIRST, available))
+                present = set(keys)
+                for key, child in children.items():
+                    if key in present:
+                        child.available += 1
+                untried = list(compress(available, map(not_, map(children.__contains__, keys))))
+            else:
+                untried = available
             if untried:
                 key, action = self.pick(untried)
                 child = node.children[key] = Node(key[0], action)
@@ -208,15 +217,15 @@ class Search:
         if node is self.root:
             return self.root_moves
         mover = seats[0]
-        return [((mover, action_key(a)), a)
-                for a in moves(self.rules.legal_actions(state, mover))]
+        actions = moves(self.rules.legal_actions(state, mover))
+        return list(zip(zip(repeat(mover), map(action_key, actions)), actions))
 
     def pick(self, untried: list[tuple[tuple, dict]]) -> tuple[tuple, dict]:
         """The node to add: drawn by the playout's weights, so likely moves come first."""
         if not self.policy.weighted:
             return untried[self.rng.randrange(len(untried))]
         return untried[weighted_index(self.heuristic.weights, self.rng,
-                                      [a for _, a in untried])]
+                                      list(map(SECOND, untried)))]
 
     # ---- playouts -----------------------------------------------------------------------
     def playout(self, state) -> list[float]:

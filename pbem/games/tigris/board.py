@@ -74,6 +74,10 @@ def to_rc(i: int) -> list[int]:
 
 def from_rc(rc) -> int | None:
     """The square index of [row, col]; None if it is not a square of the board."""
+    if type(rc) is list and len(rc) == 2:        # the usual case, quickly
+        r, c = rc
+        if type(r) is int and type(c) is int and 0 <= r < ROWS and 0 <= c < COLS:
+            return r * COLS + c
     if not isinstance(rc, (list, tuple)) or len(rc) != 2:
         return None
     r, c = rc
