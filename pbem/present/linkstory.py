@@ -17,6 +17,7 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     """The facts the link pages speak from (`reason`: the LinkError's, when there is one)."""
     told = {"ended": None, "ended_at": None, "replaced_by": None, "newer": None,
             "now": None, "waiting_for": [], "dropped": False, "handed_over": False,
+            "computer": False,
             "missed": 0, "opted_out": False, "digest": False, "renewable": False,
             "back": False, "seen_upto": None}
     if game is None or link is None:
@@ -48,7 +49,10 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     if seat is not None and seat.dropped and game.status == "running":
         told["dropped"] = True
         told["missed"] = seat.missed
-        told["handed_over"] = bool(seat.handed_over) or game.on_timeout != "auto"
+        # under "wait" only the host drops a seat (a hand-over before migration 015 left no
+        # mark); under "bot" the computer plays a dropped seat's moves, not its defaults
+        told["handed_over"] = bool(seat.handed_over) or game.on_timeout == "wait"
+        told["computer"] = game.on_timeout == "bot"
     if game.status != "running":
         told["now"] = "over"
         return told

@@ -118,6 +118,25 @@ def test_a_handed_over_seat_is_told_the_host_did_it(app, client, smtp):
         assert untrue not in text
 
 
+def test_a_seat_the_computer_plays_after_its_misses_is_told_the_computer_plays(app, client,
+                                                                               smtp):
+    from pbem.play import computers
+    app.config["BOT_ITERATIONS"] = 3
+    game, _ = new_game(on_timeout="bot", drop_after=1)
+    token = ann_link(smtp)
+    pace.run_pass(asked_at(game) + 1.5 * DAY)             # dropped: the computer plays for Ann
+    assert Seat.get(Seat.game == game.id, Seat.index == 0).dropped
+    computers.run_pass(asked_at(game) + 1.5 * DAY)
+    status, text = page(client, token)
+    assert status == 410 and "The computer played your move for you on" in text
+    assert "The computer plays your moves for you now: you missed 1 deadline in a row." in text
+    assert "by default" not in text and "handed your seat over" not in text
+    for untrue in UNTRUE_FOR_A_DROPPED_SEAT:
+        assert untrue not in text
+    status, text = page(client, token + "?lang=hu")
+    assert "Mostantól a számítógép lép helyetted: egymás után 1 határidőt lekéstél." in text
+
+
 def expire_and_age(game):
     Link.update(expires_at=utcnow() - dt.timedelta(seconds=1),
                 created_at=utcnow() - dt.timedelta(hours=1)).where(Link.game == game).execute()
