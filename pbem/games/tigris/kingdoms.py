@@ -479,7 +479,7 @@ _WORKING: dict[int, Regions] = {}
 
 # The lists of actions of the maps `forget` dropped while `apply` changed a state: the next map
 # of that state starts from them (any earlier list is a good start: see Regions.listed).
-_LEFT: dict[int, dict] = {}
+_DROPPED_LISTS: dict[int, dict] = {}
 
 
 # Maps by what they are made from (the board, the leaders, the monuments): a computer player's
@@ -509,7 +509,7 @@ def regions_of(state: dict) -> Regions:
                 return regions
         regions = Regions(state)
         if id(state) in _WORKING:
-            regions.lists = _LEFT.pop(id(state), regions.lists)
+            regions.lists = _DROPPED_LISTS.pop(id(state), regions.lists)
             _WORKING[id(state)] = regions
         else:
             keep(state, regions)
@@ -530,7 +530,7 @@ def forget(state: dict) -> None:
     if id(state) in _WORKING:
         dropped = _WORKING[id(state)]
         if dropped is not None:
-            _LEFT[id(state)] = dropped.lists
+            _DROPPED_LISTS[id(state)] = dropped.lists
         _WORKING[id(state)] = None
     _MAPS.pop(id(state), None)
 
@@ -543,7 +543,7 @@ def start_changing(state: dict, regions: Regions) -> None:
 def done_changing(state: dict) -> None:
     """Apply has finished with `state`: from now on its map is checked before each use."""
     regions = _WORKING.pop(id(state), None)
-    _LEFT.pop(id(state), None)
+    _DROPPED_LISTS.pop(id(state), None)
     if regions is not None:
         keep(state, regions)
 
