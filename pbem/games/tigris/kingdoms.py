@@ -118,15 +118,15 @@ class BySquare:
         """`self(squares)`, made from `listed` = `self(was)` (for a few squares that differ:
         a step each). `listed` itself is left as it was."""
         changed = was ^ squares
-        listed = listed[:]
+        listed, things = listed[:], self.things
         while changed:                      # from the last square down: the places below
             i = changed.bit_length() - 1    # stay where `was` puts them
-            changed ^= BIT[i]
-            place = (was & (BIT[i] - 1)).bit_count()
-            if was & BIT[i]:
-                del listed[place]
+            bit = BIT[i]
+            changed ^= bit
+            if was & bit:
+                del listed[(was & (bit - 1)).bit_count()]
             else:
-                listed.insert(place, self.things[i])
+                listed.insert((was & (bit - 1)).bit_count(), things[i])
         return listed
 
 
@@ -426,7 +426,7 @@ class Regions:
         """Where a tile of `color` may go: a free square of its ground that would not join
         more than two kingdoms (blue on the river, the others on land)."""
         ground = RIVER_SET if color == "blue" else LAND_SET
-        return self.free & ground & ~self.shared_squares()[2]
+        return self.free & ground & ~(self.shared or self.shared_squares())[2]
 
     def temple_sides(self) -> int:
         """Free land squares next to a face-up temple."""
@@ -438,30 +438,31 @@ class Regions:
     def leader_squares_from_supply(self) -> int:
         """Where a leader from the supply may stand: next to a face-up temple, joining no two
         kingdoms."""
-        return self.temple_sides() & ~self.shared_squares()[1]
+        return (self.sides or self.temple_sides()) & ~(self.shared or self.shared_squares())[1]
 
     def leader_squares_moving(self, at: int) -> int:
         """Where the leader standing on `at` may move: lifted first, so its own kingdom may
         fall apart into pieces, each a kingdom only if it still holds a leader."""
-        key = ("moving", at)
-        squares = self.found.get(key)
+        squares = self.found.get(at)        # found: square of a leader -> its moves
         if squares is not None:
             return squares
-        rid, sides = self.label[at], self.temple_sides()
-        if not self.near(rid) & sides:      # nothing next to its kingdom changes
+        rid, sides = self.label[at], self.sides or self.temple_sides()
+        mine = self.nears.get(rid) or self.near(rid)
+        if not mine & sides:                # nothing next to its kingdom changes
             squares = self.leader_squares_from_supply()
         else:
             # next to one (two) kingdoms besides this one: to one (two) in all and not next to
             # this one, or to two (three) in all and next to this one
-            mine, (once, twice, thrice) = self.near(rid), self.shared_squares()
+            once, twice, thrice = self.shared or self.shared_squares()
             once, twice = (once & ~mine) | (twice & mine), (twice & ~mine) | (thrice & mine)
-            stay = tuple(leader[2] for leader in self.leaders[rid] if leader[2] != at)
+            here = self.leaders[rid]
+            stay = tuple(leader[2] for leader in here if leader[2] != at) if len(here) > 1 else ()
             if stay:
                 for near in kingdoms_left(self.regions[rid], at, stay):
                     twice |= once & near
                     once |= near
             squares = sides & ~twice
-        self.found[key] = squares
+        self.found[at] = squares
         return squares
 
     def catastrophe_squares(self, treasures: list[int]) -> int:
