@@ -502,19 +502,16 @@ def regions_of(state: dict) -> Regions:
         return regions
     regions = _MAPS.get(id(state))
     if regions is None or not still(regions.key, state):
-        if id(state) not in _WORKING:
-            key = content_key(state)
-            regions = _BY_CONTENT.get(key)
-            if regions is not None and still(regions.key, state):
-                keep(state, regions)
-                return regions
-        regions = Regions(state)
         if id(state) in _WORKING:
+            regions = _WORKING[id(state)] = Regions(state)
             regions.lists = _DROPPED_LISTS.pop(id(state), regions.lists)
-            _WORKING[id(state)] = regions
-        else:
-            keep(state, regions)
-            keep_by_content(state, regions)
+            return regions
+        key = content_key(state)            # the same board, leaders and monuments: the map
+        regions = _BY_CONTENT.get(key)
+        if regions is None:
+            regions = Regions(state)
+            keep_by_content(key, regions)
+        keep(state, regions)
     return regions
 
 
@@ -560,9 +557,9 @@ def keep(state: dict, regions: Regions) -> None:
             break
 
 
-def keep_by_content(state: dict, regions: Regions) -> None:
-    """Also find `regions` for any state with the same board, leaders and monuments."""
-    _BY_CONTENT[content_key(state)] = regions
+def keep_by_content(key: tuple, regions: Regions) -> None:
+    """Find `regions` for any state with the same board, leaders and monuments (`key`)."""
+    _BY_CONTENT[key] = regions
     while len(_BY_CONTENT) > MAPS_KEPT:
         try:
             _BY_CONTENT.popitem(last=False)
