@@ -32,6 +32,13 @@ def play_by_list(page, index=0):
         page.click("form.act.list button[type=submit]")
 
 
+def follow(page, selector):
+    """Click a link and wait until the page it leads to has loaded: reading the page while the
+    browser is still between the two would read an empty document."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
 def test_reload_replay_and_back_after_a_turn(live, smtp, phone):
     game, _ = playing.create_game("tigris", PLAYERS, seed=12)
     live.deliver()
@@ -54,9 +61,9 @@ def test_reload_replay_and_back_after_a_turn(live, smtp, phone):
 
     phone.goto(first)                                    # the spent link itself
     assert "no longer works" in phone.content()
-    phone.click("text=Replay the game as you saw it")
+    follow(phone, "text=Replay the game as you saw it")
     assert "what you, Ann, saw" in phone.content()
-    phone.click("#replay-back")
+    follow(phone, "#replay-back")
     assert "no longer works" not in phone.content()
     assert "Waiting for: Bob." in phone.locator(".who").inner_text()
 
@@ -72,7 +79,7 @@ def test_reload_replay_and_back_after_a_turn(live, smtp, phone):
     old_replay = found(smtp, "dead-ann@example.org", REPLAY)[0]     # the first mail's replay
     phone.goto(old_replay)
     assert "what you, Ann, saw" in phone.content()
-    phone.click("#replay-back")                          # "Back to your turn" from an old link
+    follow(phone, "#replay-back")                          # "Back to your turn" from an old link
     assert "A newer link was emailed to you" in phone.locator("#seat-status").inner_text()
     assert phone.locator("form.act").count() == 0
     assert phone.locator("text=Email me a fresh link").count() == 0   # it would answer 410
@@ -87,5 +94,5 @@ def test_reload_replay_and_back_after_a_turn(live, smtp, phone):
             phone.click(way)
         assert opened.value.status == 200, way          # every way out of the old link works
     phone.goto(found(smtp, "dead-ann@example.org", REPLAY)[-1])      # the newest mail's replay
-    phone.click("#replay-back")
+    follow(phone, "#replay-back")
     assert phone.url == newest and "Your turn" in phone.locator(".who").inner_text()

@@ -37,7 +37,8 @@ def test_three_games_from_the_home_page(live, smtp, phone):
     screenshot(phone, "home-1-three-games")
 
     # her own tiles in a game where Bob is to play
-    phone.locator(f'li[data-game="{third.id}"] a.home-title').click()
+    with phone.expect_navigation():
+        phone.locator(f'li[data-game="{third.id}"] a.home-title').click()
     holdings = phone.locator("section.holdings").inner_text()
     hand = store.rules_of(third).view(store.state_of(third), 1)["hand"]
     assert "Tiles behind the screen" in holdings
