@@ -7,9 +7,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import fresh, limits, links, outbox, pace, webhooks
+from ..play import fresh, home, limits, links, outbox, pace, webhooks
 from ..log import store
 from ..present import hosting
+from ..present import times
 from ..present.times import when
 
 bp = Blueprint("host", __name__, url_prefix="/host")
@@ -34,9 +35,10 @@ def show(token):
 
 def _page(token, game, error=None, status=200, done=None):
     page = hosting.host_page(game)
-    return render_template("host.html", **page, token=token,
-                           created=request.args.get("created") == "1", error=error,
-                           done=_done(page, *done) if done else None), status
+    with times.reading_in(home.time_zone_of(game.host_email)):     # the host's own zone
+        return render_template("host.html", **page, token=token,
+                               created=request.args.get("created") == "1", error=error,
+                               done=_done(page, *done) if done else None), status
 
 
 def _when(moment) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, fresh, limits, links, moves, pace, talk
+from ..play import clock, fresh, home, limits, links, moves, pace, talk
 from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.base import current_language
 from .. import present
 from ..present import linkstory
 from ..present import seat as seat_view
-from ..present import results
+from ..present import results, times
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
 from .inputs import ascii_int, parse_json
 from ..present import presenter_for
@@ -77,14 +77,17 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
     # the board rings what the others did since this seat's previous turn (the log's new lines)
     last_moves = presenter.last_moves(
         present.others_actions([e for e, _text, new in log if new], seat), payload["view"])
-    return render_template("turn.html", game=game, seat=seat, names=names, payload=payload,
-                           view=payload["view"], presenter=presenter, choices=choices,
-                           log=log, last_moves=last_moves, pick=pick,
-                           message=message, error=error, done=done or [],
-                           messages=payload["messages"],
-                           summary=results.summary(payload["result"], names),
-                           clocks=clock.clocks(game, payload["to_act"], seats=seats),
-                           token=request.view_args["token"]), status
+    # the link is the seat's: its deadlines are also written in the zone its address chose
+    address = next((s.email for s in seats if s.index == seat), "")
+    with times.reading_in(home.time_zone_of(address)):
+        return render_template("turn.html", game=game, seat=seat, names=names,
+                               payload=payload, view=payload["view"], presenter=presenter,
+                               choices=choices, log=log, last_moves=last_moves, pick=pick,
+                               message=message, error=error, done=done or [],
+                               messages=payload["messages"],
+                               summary=results.summary(payload["result"], names),
+                               clocks=clock.clocks(game, payload["to_act"], seats=seats),
+                               token=request.view_args["token"]), status
 
 
 def _done_since(game, names, until_others=False) -> list[str] | None:

@@ -105,3 +105,31 @@ def test_the_local_time_reads_in_hungarian(app, smtp):
     text = smtp.inbox.text(to_bob)
     utc, local = written(app, bob.deadline, "hu"), written(app, there(bob.deadline, zone), "hu")
     assert f"Kérjük, lépj eddig: {utc} (UTC). A te időzónádban ({zone}): {local}." in text, text
+
+
+def test_the_turn_and_host_pages_write_the_deadline_in_their_readers_zone(app, client, smtp):
+    """The turn page is its seat's: the deadline is also written in the zone that seat's address
+    chose; the host page in the host's. A reader without a zone reads UTC alone, and nobody
+    reads another player's zone."""
+    from tests.conftest import token_of
+    zone, host_zone = "Asia/Tokyo", "America/Los_Angeles"
+    PlayerSettings.create(email=ANN, time_zone=zone, created_at=utcnow())
+    PlayerSettings.create(email="host@example.org", time_zone=host_zone, created_at=utcnow())
+    game, host_token = playing.create_game(
+        "duel", [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}], seed=1,
+        host_email="host@example.org", pace={"days": 3, "on_timeout": "wait", "drop_after": 3})
+    deadline = Seat.get(Seat.game == game.id, Seat.index == 0).deadline
+    mailer.send_due()
+    utc = written(app, deadline)
+
+    ann_page = client.get(f"/turn/{token_of(smtp.inbox.last_link(ANN))}").get_data(as_text=True)
+    assert f"Deadline: {utc} (UTC). In your time zone ({zone}): " \
+           f"{written(app, there(deadline, zone))}." in ann_page, ann_page
+    public = client.get(f"/games/{game.id}").get_data(as_text=True)     # a reader with no zone
+    assert f"Deadline: {utc} (UTC)." in public and "In your time zone" not in public
+    assert zone not in public
+
+    host_page = client.get(f"/host/{host_token}").get_data(as_text=True)
+    assert f"Deadline: {utc} (UTC). In your time zone ({host_zone}): " \
+           f"{written(app, there(deadline, host_zone))}." in host_page, host_page
+    assert zone not in host_page
