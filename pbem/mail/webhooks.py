@@ -8,8 +8,8 @@ may point elsewhere since it was set), and the connection goes to the address th
 a failure like any other answer outside 2xx.
 
 Failures follow the outbox's rules (pbem/mail/mailer.py): a refused URL, a 4xx other than 408
-and 429, or a redirect fails for good and shows on the host page; anything else is retried with
-backoff.
+and 429, or a redirect fails for good and shows on the host page; anything else (a host name
+that does not resolve now among them) is retried with backoff.
 """
 from __future__ import annotations
 
@@ -65,13 +65,14 @@ def body(sentence: str) -> bytes:
 def deliver(row: Outbox) -> int:
     """Post the row's sentence to its URL; the HTTP status, or PostFailed."""
     try:
-        url = webhooks.check_url(row.recipient)
+        parts = urlsplit(webhooks.check_url(row.recipient, resolve=False))
+        https = parts.scheme.lower() == "https"
+        port = parts.port or (443 if https else 80)
+        address = webhooks.addresses(parts.hostname, port)[0]      # the one lookup
+    except webhooks.Unresolved as exc:          # DNS may be back later: retried with backoff
+        raise PostFailed(str(exc), permanent=False) from None
     except webhooks.WebhookError as exc:
         raise PostFailed(str(exc), permanent=True) from None
-    parts = urlsplit(url)
-    https = parts.scheme.lower() == "https"
-    port = parts.port or (443 if https else 80)
-    address = webhooks.addresses(parts.hostname, port)[0]
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     connection = _PinnedConnection(parts.hostname, port, address,
                                    tls=_context() if https else None, timeout=TIMEOUT)

@@ -34,13 +34,17 @@ class WebhookError(Invalid):
     """A webhook URL that cannot be used (400); the message says why."""
 
 
+class Unresolved(WebhookError):
+    """The URL's host name did not resolve: it may again later (a DNS outage)."""
+
+
 def allow_private() -> bool:
     return bool(current_app.config.get("WEBHOOK_ALLOW_PRIVATE"))
 
 
-def check_url(raw, private: bool | None = None) -> str:
+def check_url(raw, private: bool | None = None, resolve: bool = True) -> str:
     """The URL as it will be used, or WebhookError. Resolves the host name (every address must
-    be public unless `private`)."""
+    be public unless `private`) unless not `resolve` (the caller looks it up itself)."""
     private = allow_private() if private is None else private
     if not isinstance(raw, str) or not raw.strip():
         raise WebhookError(_("Write the webhook's URL, starting with https://."))
@@ -61,7 +65,8 @@ def check_url(raw, private: bool | None = None) -> str:
         raise WebhookError(_("The webhook URL names no host."))
     if parts.username is not None or parts.password is not None:
         raise WebhookError(_("A webhook URL may not carry a user name or password."))
-    addresses(host, port or (443 if parts.scheme.lower() == "https" else 80), private)
+    if resolve:
+        addresses(host, port or (443 if parts.scheme.lower() == "https" else 80), private)
     return url
 
 
@@ -72,7 +77,7 @@ def addresses(host: str, port: int, private: bool | None = None) -> list[str]:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, OSError):
-        raise WebhookError(_("The webhook's host %(host)s could not be found.", host=host)) from None
+        raise Unresolved(_("The webhook's host %(host)s could not be found.", host=host)) from None
     ips = []
     for _family, _type, _proto, _name, sockaddr in found:
         ip = ipaddress.ip_address(sockaddr[0].split("%")[0])
@@ -84,7 +89,7 @@ def addresses(host: str, port: int, private: bool | None = None) -> list[str]:
                                  host=host, ip=str(ip)))
         ips.append(str(ip))
     if not ips:
-        raise WebhookError(_("The webhook's host %(host)s could not be found.", host=host))
+        raise Unresolved(_("The webhook's host %(host)s could not be found.", host=host))
     return ips
 
 
