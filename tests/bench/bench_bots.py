@@ -3,7 +3,7 @@
 Per game and player count, whole seeded games with one bot seat (turning round the table)
 against the others: level 2 at 0.2 s and at 1 s a decision against random players and against
 default-move players (`rules.default_action`), and level 3 against level 1 players (their own
-budgets). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
+budgets; with PBEM_BENCH_BOTS_GAMES also against level 2). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
 number of games, ms a decision and search iterations a second. Goals: >= 95% against random and
 default players at 0.2 s, level 3 >= 65% against level 1. Engines without `determinize` are
 named and skipped.
@@ -125,7 +125,10 @@ def matchups():
     if FULL:
         lines += [("level 2 at 1 s vs random", SLOW_GAMES, bot(2, 1.0), random_player),
                   ("level 2 at 1 s vs default", SLOW_GAMES, bot(2, 1.0), default_player)]
-    return lines + [("level 3 vs level 1", SLOW_GAMES, bot(3, None), bot(1, None))]
+    lines.append(("level 3 vs level 1", SLOW_GAMES, bot(3, None), bot(1, None)))
+    if FULL:                # how much the wider, deeper search adds over the default level
+        lines.append(("level 3 vs level 2", SLOW_GAMES, bot(3, None), bot(2, None)))
+    return lines
 
 
 def main() -> None:
