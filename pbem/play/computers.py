@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
+import time
 from dataclasses import dataclass
 
 from flask import current_app
@@ -127,13 +128,23 @@ def think(game: Game, seat: int, level: int, seconds: float | None = None,
           iterations: int | None = None) -> dict:
     """The computer's choice for `seat` from what that seat sees (its view), within the
     budget: PBEM_BOT_SECONDS caps the level's time; PBEM_BOT_ITERATIONS (0: none) caps the
-    iterations of every decision."""
+    iterations of every decision. Without an iteration cap every decision takes its whole
+    time, whatever the position (a cap, for tests, lets the time follow the position)."""
+    started = time.monotonic()
     rules = store.rules_of(game)
     state = rules.load(game.state)
     actions = rules.legal_actions(state, seat)
     seconds, iterations = budget(level, seconds, iterations)
-    return bots.choose(rules, rules.view(state, seat), seat, actions, level=level,
-                       seconds=seconds, iterations=iterations, rng=random.Random())
+    action = bots.choose(rules, rules.view(state, seat), seat, actions, level=level,
+                         seconds=seconds, iterations=iterations, rng=random.Random())
+    if iterations is None:
+        # a decision bound by time takes all of it: the search stops early on a forced move
+        # or a clear best one, and both follow from the seat's hidden holdings (a defender
+        # with no higher card), which the moment its move lands must not tell the others
+        left = seconds - (time.monotonic() - started)
+        if left > 0:
+            time.sleep(left)
+    return action
 
 
 def budget(level: int, seconds: float | None = None,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem import bots
 from pbem.db.models import Event, Game, Outbox, Seat, Vacation
 from pbem.games import RULES
 from pbem.log import store
@@ -112,6 +113,32 @@ def test_api_names_the_computers_seats(app, client, smtp):
     token = token_of(smtp.inbox.last_link("ann@example.org"))
     answer = client.get(f"/api/turn/{token}").get_json()
     assert answer["computers"] == [1]
+
+
+def test_a_decision_takes_its_whole_time_whatever_the_hand(app):
+    """Without an iteration cap the computer's move lands when its time is up, however many
+    moves its hand gives it (a search among two moves may stop sooner than among three: the
+    defender's blocks are its hidden cards): when it lands tells the others nothing of it."""
+    import time
+    app.config.update(BOT_SECONDS=5, BOT_ITERATIONS=0)
+    level_time = bots.LEVELS[2].seconds
+    took = {}
+    for seed in range(60):
+        game, _host = playing.create_game("duel", [ANN, {"computer": 2}], {"rounds": 3},
+                                          seed=seed)
+        rules, state = store.rules_of(game), store.state_of(game)
+        attack = min(rules.legal_actions(state, 0), key=lambda a: a["card"])
+        playing.act(game.id, 0, attack, game.seq)
+        game = store.get_game(game.id)
+        choices = min(len(rules.legal_actions(store.state_of(game), 1)), 3)
+        if choices > 1 and choices not in took:
+            started = time.monotonic()
+            computers.think(game, 1, 2)
+            took[choices] = time.monotonic() - started
+        if len(took) == 2:
+            break
+    assert set(took) == {2, 3}
+    assert all(seconds >= level_time for seconds in took.values()), took
 
 
 def test_a_stale_result_is_dropped(app):
