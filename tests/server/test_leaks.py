@@ -79,19 +79,20 @@ def scramble_tigris_cards(s, others, rng):
     # face-down connecting cards: only the player whose turn it is knows them
     gaps = [g for g in s["gaps"] if g and g.get("face_down") and "card" in g
             and s["active"] in others]
-    pools = [s["hands"][t] for t in others] + [s["deck"], s["removed"], s["discard"]]
+    # (the discard pile is public by face: each of its cards lay face up before it went)
+    pools = [s["hands"][t] for t in others] + [s["deck"], s["removed"]]
     pools.append([g["card"] for g in gaps])
     if hidden_piles:
         pools += [s["piles"][t][:-1] for t in others]     # the top card is public
     dealt = _redeal(rng, pools, [len(p) for p in pools])
-    for gap, card in zip(gaps, dealt[len(others) + 3]):
+    for gap, card in zip(gaps, dealt[len(others) + 2]):
         gap["card"] = card
     for t, cards in zip(others, dealt):
         s["hands"][t] = cards
     n = len(others)
-    s["deck"], s["removed"], s["discard"] = dealt[n], dealt[n + 1], dealt[n + 2]
+    s["deck"], s["removed"] = dealt[n], dealt[n + 1]
     if hidden_piles:
-        for t, cards in zip(others, dealt[n + 4:]):
+        for t, cards in zip(others, dealt[n + 3:]):
             s["piles"][t] = cards + s["piles"][t][-1:]
     s["seed"] += 1
 

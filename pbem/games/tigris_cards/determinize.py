@@ -3,10 +3,11 @@ search the game tree over states they cannot see whole (`TigrisCards.determinize
 
 Built from the view alone, so it never depends on what the seat cannot see. What is inferred:
 - every card the view shows: the table (a treasure showing in column c is treasure card c, the
-  one dealt there), face-up connecting cards, the seat's own hand, the destroyed cards, the top
-  card of each victory pile, a pile's whole make-up under "open piles" (and after the end:
-  everything the end shows), the cards played in the conflict under way (their number on each
-  side is shown, their colour is the conflict's);
+  one dealt there), face-up connecting cards, the seat's own hand, the destroyed cards, the
+  discarded ones (each lay face up before it went, so the view counts them by face; no rule
+  reads their order), the top card of each victory pile, a pile's whole make-up under "open
+  piles" (and after the end: everything the end shows), the cards played in the conflict under
+  way (their number on each side is shown, their colour is the conflict's);
 - where the treasures no longer on the table are: on victory piles (only the trader's exchange
   takes a treasure off the table, onto a pile), so they go to unseen pile places;
 - the game flow: the decision asked, the conflict, the steps still queued and the turn's
@@ -14,9 +15,9 @@ Built from the view alone, so it never depends on what the seat cannot see. What
   "quiet_turns"; version 1 views do not).
 What is drawn at random (from `rng`): which cards lie in the places the seat cannot see — the
 other players' hands (their sizes are shown), the order of the deck, the cards counted off the
-deck with two players, the discard pile, the victory piles under their top cards (and the order
-of an open pile), a connecting card lying face down for this seat — all dealt from the cards of
-each colour that exist (40 black, 40 green, 65 red, 40 blue) minus the ones the view shows; the
+deck with two players, the victory piles under their top cards (and the order of an open
+pile), a connecting card lying face down for this seat — all dealt from the cards of each
+colour that exist (40 black, 40 green, 65 red, 40 blue) minus the ones the view shows; the
 treasures off the table are spread over the piles' unseen places. Not drawn: the other
 players' standing answers, which the seat cannot see, are "ask" (they decide each time), and the
 seed, which no later draw uses (the deck is already shuffled), is drawn from `rng`.
@@ -88,7 +89,7 @@ def determinize(view: dict, seat: int, rng: random.Random) -> dict:
     conflict = conflict_of(view["conflict"], cards)
     deck = zone_of(view.get("deck_cards"), view["deck"], cards, unknown)
     removed = zone_of(view.get("removed_cards"), view["removed"], cards, unknown)
-    discard = zone_of(None, view["discard"], cards, unknown)
+    discard = zone_of(faces_of(view.get("discard_counts")), view["discard"], cards, unknown)
     for zone, index in pile_holes:
         unknown.places.append((zone, index))
     for slot in gaps:
@@ -163,6 +164,13 @@ def zone_of(faces: list | None, size: int, cards: Cards, unknown: Unknown) -> li
     if faces is not None:
         return [cards.take(face) for face in faces]
     return unknown.zone(size)
+
+
+def faces_of(counts: dict[str, int] | None) -> list[str] | None:
+    """The faces a zone shown by counts holds (None: not shown)."""
+    if counts is None:
+        return None
+    return [face for face, n in counts.items() for _ in range(n)]
 
 
 def piles_of(view: dict, cards: Cards, treasures: list[int],

@@ -134,6 +134,9 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
         "deck": len(st["deck"]), "removed": len(st["removed"]),
         "destroyed": [face_of(card) for card in st["destroyed"]],
         "discard": len(st["discard"]),
+        # every discarded card lay face up (cards played in a conflict, of its colour; a ship's
+        # four from a column): what a player who kept count knows, by face
+        "discard_counts": colour_counts(st["discard"]),
         "piles": [show_pile(pile, open_piles) for pile in st["piles"]],
         "hand": hand_faces(st["hands"][seat]) if seat is not None else None,
         "standing": dict(st["prefs"][seat]) if seat is not None else None,

@@ -1,8 +1,10 @@
 """The engine behaves exactly as it did before its fast paths: seeded random games replayed
 position by position, hashed, and compared with hashes recorded by the engine of 2026-12-01
 (before any speed work). Any change in what a seat sees or may do fails here. (Recorded again
-once, by that same engine with one change only: its view also shows the flow's queued steps and
-turn counters, which `determinize` needs.)
+twice, each time by the engine as it was with one change only: its view also shows the flow's
+queued steps and turn counters, which `determinize` needs; then it also counts the discarded
+cards by face, `discard_counts`, with every game's hashes first checked equal to the old ones
+with that key left out.)
 
 Per position the hash covers the JSON (keys in the engine's order) of `to_act`, `legal_actions` of the seat to act,
 `view` of every seat and of the spectator, `dump`, `result`, `forced`, `default_action`,

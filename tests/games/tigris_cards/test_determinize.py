@@ -133,3 +133,34 @@ def test_a_view_of_another_seat_is_refused():
     st = rules.setup(2, 1)
     with pytest.raises(ValueError):
         rules.determinize(rules.view(st, 0), 1, random.Random(0))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_discarded_cards_are_known_by_face_and_left_out_of_the_unseen(players):
+    """Every discarded card lay face up (played in a conflict, or one of a ship's four), so a
+    player who kept count knows the pile by face: the view counts it, and the drawn hands and
+    deck come from what is left of each colour."""
+    from pbem.games.tigris_cards.cards import CARD_COLOUR, COLOURS
+    from pbem.games.tigris_cards.scoring import colour_counts
+    checked = 0
+    for n, st in enumerate(positions(players, 5, {}, 2, "kinds", every=5)):
+        if not st["discard"]:
+            continue
+        seat = rules.to_act(st)[0] if rules.to_act(st) else 0
+        view = rules.view(st, seat)
+        assert view["discard_counts"] == colour_counts(st["discard"])
+        assert sum(view["discard_counts"].values()) == view["discard"]
+        drawn = rules.determinize(view, seat, random.Random(n))
+        assert colour_counts(drawn["discard"]) == colour_counts(st["discard"])
+        # so the unseen places together hold the same colours as the real ones
+        unseen = [card for s, hand in enumerate(drawn["hands"]) if s != seat for card in hand]
+        real = [card for s, hand in enumerate(st["hands"]) if s != seat for card in hand]
+        unseen += drawn["deck"] + drawn["removed"]
+        real += st["deck"] + st["removed"]
+        for pile, real_pile in zip(drawn["piles"], st["piles"]):
+            unseen += pile[:-1]
+            real += real_pile[:-1]
+        assert {c: sum(CARD_COLOUR[x] == c for x in unseen) for c in COLOURS} == \
+               {c: sum(CARD_COLOUR[x] == c for x in real) for c in COLOURS}
+        checked += 1
+    assert checked > 5
