@@ -13,7 +13,10 @@ the move it happened at: /health and `pbem check` name it) and skipped until it 
 The computer plays a seat (`clock.computer_level`): a computer's own seat; a player's whose
 missed deadline it answers in a game played `--on-timeout bot` (and, after `--drop-after`
 misses, every decision until the player is back); a player's who handed their seats to it
-for a vacation (`pbem players away EMAIL DAYS --bot`).
+for a vacation (`pbem players away EMAIL DAYS --bot`). It keeps people company and never plays
+a game alone: while no person plays in it (every other seat the computer's own, dropped, or
+away with --bot), it stands in for nobody, and the game waits for the first person back (the
+dropped player's turn link works: acting through it brings them back).
 """
 from __future__ import annotations
 
@@ -83,9 +86,32 @@ def decisions(now: dt.datetime | None = None) -> list[Decision]:
     found = []
     for seat in _candidate_seats(now):
         level = clock.computer_level(seat.game, seat, clock.vacation_of(seat.email), now)
-        if level is not None:
-            found.append(Decision(seat.game.id, seat.game.seq, seat.index, level))
+        if level is None:
+            continue
+        if _stands_in_for_long(seat) and not someone_plays(seat.game, now):
+            continue                # nobody to keep company: the game waits for a person
+        found.append(Decision(seat.game.id, seat.game.seq, seat.index, level))
     return found
+
+
+def _stands_in_for_long(seat: Seat) -> bool:
+    """The computer plays a person's seat beyond the one decision whose deadline they missed:
+    dropped in a game played --on-timeout bot, or away with --bot."""
+    return seat.bot_level is None and not seat.stand_in
+
+
+def someone_plays(game: Game, now: dt.datetime) -> bool:
+    """Whether a person plays in the game now: a seat that is not the computer's own, not
+    dropped and not handed to the computer for a vacation. Without one the computer does not
+    stand in (a game of computers alone could go round for ever: in the card game two of them
+    can place leaders and commit nothing turn after turn, and no card leaves a hand)."""
+    for seat in game.seats:
+        if seat.bot_level is not None or seat.dropped:
+            continue
+        vacation = clock.vacation_of(seat.email)
+        if not (vacation is not None and vacation.bot and clock.is_away(vacation, now)):
+            return True
+    return False
 
 
 def _candidate_seats(now: dt.datetime) -> list[Seat]:

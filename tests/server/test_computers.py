@@ -327,6 +327,42 @@ def test_away_with_bot_hands_the_seats_to_the_computer_for_that_time(app, client
     assert pace.come_home("ann@example.org") and Vacation.get(Vacation.email == "ann@example.org").used_days == 0
 
 
+def test_the_computer_never_stands_in_when_nobody_plays_in_person(app, client, smtp):
+    """A game of computers alone could go round for ever (two of them can place leaders and
+    commit nothing, turn after turn, in the card game): while no person plays (Ann away with
+    --bot, or dropped, and the other seats the computer's own) the computer plays its own
+    seats but not hers; the game waits for her, and her turn link brings her back."""
+    fast(app)
+    game = create(app, ANN, {"computer": 2}, on_timeout="bot", days=1.0, drop_after=1)
+    out = app.test_cli_runner().invoke(args=["players", "away", "ann@example.org", "3", "--bot"])
+    assert out.exit_code == 0, out.output
+    assert computers.decisions() == [] and computers.run_pass()["moves"] == 0
+    assert bot_events(game) == []                       # Ann's move waits for her
+    assert computers.someone_plays(store.get_game(game.id), dt.datetime.utcnow()) is False
+
+    # with a person at the table (Bob in a three-seat game), it stands in for Ann
+    other = create(app, ANN, BOB, {"computer": 2})
+    (decision,) = [d for d in computers.decisions() if d.game_id == other.id]
+    assert decision.seat == 0
+    assert pace.come_home("ann@example.org")
+
+    # dropped after a missed deadline: the computer answers that one decision, then no more
+    asked = seat(game, 0).asked_at
+    pace.run_pass(asked + 1.1 * DAY)
+    assert seat(game, 0).dropped and seat(game, 0).stand_in
+    assert computers.run_pass(asked + 1.1 * DAY)["moves"] >= 1      # the missed one, and its own
+    game = store.get_game(game.id)
+    rules = store.rules_of(game)
+    assert game.status == "running" and rules.to_act(rules.load(game.state)) == [0]
+    assert computers.decisions(asked + 1.1 * DAY) == []            # the seat waits for Ann
+    mailer.send_due()
+    token = token_of(smtp.inbox.last_link("ann@example.org"))
+    answer = client.get(f"/api/turn/{token}").get_json()
+    assert client.post(f"/api/turn/{token}", json={
+        "seq": answer["seq"], "action": answer["actions"][0]}).status_code == 200
+    assert not seat(game, 0).dropped                    # back through her link
+
+
 # -- a solo game by email --------------------------------------------------------------------------
 
 class Mailbox:
