@@ -117,9 +117,14 @@ def computer_level(game: Game, seat: Seat, vacation: Vacation | None,
     if game.paused_at is not None:
         return None
     if seat.stand_in or (seat.dropped and game.on_timeout == "bot") or \
-            (vacation is not None and vacation.bot and is_away(vacation, now)):
+            away_with_bot(vacation, now):
         return STAND_IN_LEVEL
     return None
+
+
+def away_with_bot(vacation: Vacation | None, now: dt.datetime) -> bool:
+    """The address is away now and handed its seats to the computer meanwhile (--bot)."""
+    return bool(vacation is not None and vacation.bot and is_away(vacation, now))
 
 
 def _hold_starts(game: Game, vacation: Vacation | None, now: dt.datetime) -> list[dt.datetime]:

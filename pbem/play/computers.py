@@ -105,13 +105,9 @@ def someone_plays(game: Game, now: dt.datetime) -> bool:
     dropped and not handed to the computer for a vacation. Without one the computer does not
     stand in (a game of computers alone could go round for ever: in the card game two of them
     can place leaders and commit nothing turn after turn, and no card leaves a hand)."""
-    for seat in game.seats:
-        if seat.bot_level is not None or seat.dropped:
-            continue
-        vacation = clock.vacation_of(seat.email)
-        if not (vacation is not None and vacation.bot and clock.is_away(vacation, now)):
-            return True
-    return False
+    return any(seat.bot_level is None and not seat.dropped
+               and not clock.away_with_bot(clock.vacation_of(seat.email), now)
+               for seat in game.seats)
 
 
 def _candidate_seats(now: dt.datetime) -> list[Seat]:

@@ -400,7 +400,7 @@ def vacation(address: str, now: dt.datetime | None = None) -> dict:
         else row.used_days
     return {"days_per_year": bank_days(), "used": used, "left": max(bank_days() - used, 0.0),
             "away_until": row.away_until if clock.is_away(row, now) else None,
-            "bot": bool(row is not None and row.bot and clock.is_away(row, now))}
+            "bot": bool(clock.away_with_bot(row, now))}
 
 
 def _seats_of(address: str):
