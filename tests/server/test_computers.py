@@ -442,19 +442,24 @@ def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
     mailbox = Mailbox(smtp)
     try:
         with Gunicorn(free_port(), env, workers=2) as server:
-            seen = {"seq": -1}
+            seen = {"seq": -1, "token": None, "spent": False}
 
             def get_json(token):
                 answer = requests.get(f"{server.url}/api/turn/{token}", timeout=60).json()
-                seen["seq"] = answer.get("seq", seen["seq"])
+                seen.update(seq=answer.get("seq", seen["seq"]), token=token,
+                            spent="error" in answer)
                 return answer
 
             def wait_for_the_worker():
-                """Until the game moved past what Ann last saw (or an hour passed: hung)."""
+                """Until the game moved past what Ann last saw and, if her link was spent,
+                her next mail came (or an hour passed: hung)."""
                 deadline = time.monotonic() + 3600
                 while time.monotonic() < deadline and worker.poll() is None:
-                    now = store.get_game(game.id)
-                    if now.status == "over" or (now.seq != seen["seq"] and mailbox.last_link()):
+                    now, link = store.get_game(game.id), mailbox.last_link()
+                    if now.status == "over":
+                        return
+                    if link and (token_of(link) != seen["token"] if seen["spent"]
+                                 else now.seq != seen["seq"]):
                         return
                     time.sleep(0.05)
                 raise AssertionError("the worker stopped moving the game")
