@@ -24,7 +24,7 @@ from pbem.app import create_app
 from pbem.db.models import Outbox, db
 from tests.bench import sized
 from tests.conftest import free_port
-from tests.server.gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 GAMES = ("tigris", "tigris_cards", "assyria")
 PLAYERS = 3

@@ -24,7 +24,7 @@ from pbem.db.models import Outbox, db
 from tests import toygame
 from tests.bench import sized
 from tests.conftest import free_port, reset_postgresql
-from tests.server.gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 THREADS = 8
 SECONDS = sized(3.0, 0.3)           # hammering per GET route

@@ -98,7 +98,7 @@ def replay_steps(kind: str) -> None:
     """Replay steps of a REPLAYED-move card game: the last one (the snapshot), the worst one
     (CHECKPOINT_EVERY - 1 events after a checkpoint), a sweep of every step of one checkpoint's
     stretch, and the last step from the seed as every step was rebuilt before 011."""
-    from tests.server.test_checkpoints import passing_game
+    from tests.log.test_checkpoints import passing_game
     game = passing_game(REPLAYED)
     every = store.CHECKPOINT_EVERY
     worst = (game.seq // every) * every - 1

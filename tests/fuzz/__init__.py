@@ -230,7 +230,7 @@ def run(requests_to_send: int, database_url: str | None = None, seed: int = 0,
     """Fuzz a fresh database (SQLite in a temporary folder unless `database_url` names a
     PostgreSQL one, whose tables are dropped first) and report."""
     from tests.conftest import SMTPServer, free_port, reset_postgresql
-    from tests.server.gunicorn_server import Gunicorn
+    from tests.support.gunicorn_server import Gunicorn
 
     rng, report = random.Random(seed), Report()
     with tempfile.TemporaryDirectory(prefix="pbem-fuzz-") as folder:
@@ -378,7 +378,7 @@ def _mail_and_verify(env: dict, report: Report, smtp) -> None:
 
 def _score_mail(report: Report, smtp) -> None:
     """One mail of each kind the run sent, scored by `spamassassin -L -t` in one run (a few
-    seconds): above MAX_SPAM is a problem, as in tests/server/test_mail_headers.py."""
+    seconds): above MAX_SPAM is a problem, as in tests/mail/test_headers.py."""
     from tests import mail_kinds
     if mail_kinds.SPAMASSASSIN is None:
         return

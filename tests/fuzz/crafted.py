@@ -3,7 +3,7 @@
 Issue 18's reproduction was `"` + `\\"` x 32,000 (64,001 bytes): a backtracking string pattern
 took 30 s on it. Each shape here is made to be slow for one kind of careless check (a regex
 that backtracks, a loop per character in Python, recursion per level, int() of many digits).
-Used by tests/server/test_linear_inputs.py and by the fuzzer (tests/fuzz/hostile.py).
+Used by tests/web/test_linear_inputs.py and by the fuzzer (tests/fuzz/hostile.py).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from tests.conftest import PG_URL
-from tests.server.test_reconnect import ROOT, environment, pbem_command
+from tests.ops.test_reconnect import ROOT, environment, pbem_command
 
 
 def empty_databases(tmp_path):

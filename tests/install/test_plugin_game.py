@@ -25,7 +25,7 @@ from tests.conftest import free_port
 from tests.install.conftest import ROOT, clean_environment, installed, wait_for  # noqa: F401
 
 pytestmark = pytest.mark.install
-PLUGINS = Path(__file__).resolve().parent
+PLUGINS = Path(__file__).resolve().parents[1] / "plugin"
 TURN_LINK = re.compile(r"http://pbem\.test(/turn/[A-Za-z0-9_.\-]+)")
 
 

@@ -10,7 +10,7 @@ import time
 import requests
 
 from tests.conftest import free_port
-from tests.server.gunicorn_server import ROOT
+from tests.support.gunicorn_server import ROOT
 
 
 def test_pbem_dev_serves_a_game_whose_links_arrive_in_the_mail_catcher(tmp_path):

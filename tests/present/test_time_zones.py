@@ -12,7 +12,7 @@ from flask_babel import force_locale
 from pbem.db.models import PlayerSettings, Seat, utcnow
 from pbem.mail import mailer
 from pbem.play import moves as playing
-from tests.server.test_home import home_token
+from tests.web.test_home import home_token
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 

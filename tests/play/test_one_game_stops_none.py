@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.db.models import Game, Outbox, Seat, utcnow
 from pbem.play import pace
 from pbem.play import moves as playing
-from tests.server.test_pace import DAY, new_game, seat, timeouts
+from tests.play.test_pace import DAY, new_game, seat, timeouts
 
 
 def poison(game) -> None:

@@ -1,7 +1,7 @@
 """Games from installed distributions (entry points `pbem.games`, `pbem.presenters`): a good
 one joins RULES, a broken one is left out with a warning naming it, and what pbem shows of any
 game (its name, its result) comes from the engine, not from lists of the built-in games.
-The whole way, installed into a venv of its own, is tests/plugin/test_plugin_game.py."""
+The whole way, installed into a venv of its own, is tests/install/test_plugin_game.py."""
 from __future__ import annotations
 
 import logging
@@ -59,8 +59,8 @@ def test_a_plugin_game_joins_the_registry(registry):
 @pytest.mark.parametrize("name, value, why", [
     ("broken", "tests.no_such_module:rules", "is left out: ModuleNotFoundError: No module named"),
     ("broken", "tests.toygame:no_such_name", "is left out: AttributeError"),
-    ("nameless", "tests.server.test_game_plugins:nameless", "lacks title, version, min_players"),
-    ("tigris", "tests.server.test_game_plugins:impostor", "the name 'tigris' is taken by pbem"),
+    ("nameless", "tests.games.test_plugins:nameless", "lacks title, version, min_players"),
+    ("tigris", "tests.games.test_plugins:impostor", "the name 'tigris' is taken by pbem"),
     ("tigris", "tests.toygame:rules", "its rules are named 'duel', not 'tigris' as the entry"),
 ])
 def test_a_broken_plugin_is_left_out_with_a_warning_naming_it(registry, caplog, name, value, why):
@@ -98,17 +98,17 @@ def test_a_game_without_a_presenter_gets_the_generic_one(presenters):
 
 
 def test_a_plugin_presenter_is_found_by_the_game_name(presenters):
-    presenters.append(point("duel", "tests.server.test_game_plugins:presenter",
+    presenters.append(point("duel", "tests.games.test_plugins:presenter",
                             present.PRESENTER_GROUP))
     assert present.presenter_for("duel") is presenter
 
 
 def test_a_broken_presenter_leaves_the_generic_one_and_a_warning(presenters, caplog):
-    presenters.append(point("duel", "tests.server.test_game_plugins:nameless",
+    presenters.append(point("duel", "tests.games.test_plugins:nameless",
                             present.PRESENTER_GROUP))
     with caplog.at_level(logging.WARNING, logger="pbem.present"):
         assert present.presenter_for("duel") is present.GENERIC
-    assert "lacks" in caplog.text and "tests.server.test_game_plugins:nameless" in caplog.text
+    assert "lacks" in caplog.text and "tests.games.test_plugins:nameless" in caplog.text
     assert "duel" in present.LEFT_OUT
 
 

@@ -426,7 +426,7 @@ def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
     import time
     import requests
     from tests.conftest import free_port
-    from tests.server.gunicorn_server import Gunicorn
+    from tests.support.gunicorn_server import Gunicorn
     game, _host = playing.create_game(rules_name, [ANN, {"computer": 1}], {}, seed=11)
     env = {"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
            "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_SERVER": "127.0.0.1",
@@ -436,7 +436,7 @@ def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
            # solo card game asks her hundreds of times a day)
            "PBEM_MAILS_PER_RECIPIENT_PER_DAY": "3"}
     worker = subprocess.Popen(
-        [sys.executable, "-m", "flask", "--app", "tests.server.duel_wsgi:app", "mail", "worker",
+        [sys.executable, "-m", "flask", "--app", "tests.support.duel_wsgi:app", "mail", "worker",
          "--interval", "0.1"], cwd=ROOT, env=dict(os.environ, **env),
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     mailbox = Mailbox(smtp)
@@ -487,7 +487,7 @@ def test_two_bots_processes_at_once_never_double_a_move(app, database_url):
     env = dict(os.environ, PBEM_DATABASE_URL=database_url,
                PBEM_SECRET_KEY=app.config["SECRET_KEY"], PBEM_BASE_URL="http://pbem.test",
                PBEM_BOT_ITERATIONS="200", PBEM_BOT_SECONDS="0.5")
-    command = [sys.executable, "-m", "flask", "--app", "tests.server.duel_wsgi:app", "bots"]
+    command = [sys.executable, "-m", "flask", "--app", "tests.support.duel_wsgi:app", "bots"]
     runs = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = [run.communicate(timeout=300) for run in runs]

@@ -12,7 +12,7 @@ from pbem.mail import compose, mailer
 from pbem.log import store
 from pbem.logs import GunicornLogger, redact
 from tests.conftest import free_port, token_of
-from tests.server.gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
@@ -30,7 +30,7 @@ def test_gunicorn_and_flask_logs_redact_every_token(app, smtp, database_url):
     optout = compose.optout_url("a@b.org").rsplit("/", 1)[1]          # a short one
     env = {"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
            "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_PORT": str(smtp.port)}
-    with Gunicorn(free_port(), env, workers=1, app="tests.server.failing_wsgi:app",
+    with Gunicorn(free_port(), env, workers=1, app="tests.support.failing_wsgi:app",
                   config="deploy/gunicorn.conf.py") as server:
         visits = [("get", f"/turn/{token}?done=1"), ("get", f"/api/turn/{token}"),
                   ("get", f"/replay/{token}"), ("get", f"/host/{host_token}"),

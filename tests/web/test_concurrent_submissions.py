@@ -10,7 +10,7 @@ from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event
 from tests.conftest import free_port, token_of
-from tests.server.gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 SUBMISSIONS = 32
 

@@ -9,7 +9,7 @@ import re
 from pbem.db.models import Outbox, db
 from pbem.mail import mailer
 from pbem.play import moves as playing
-from tests.server.test_mail import play_some_moves
+from tests.mail.test_outbox_smtp import play_some_moves
 
 # whatever could be a token: every run of token characters long enough to be one
 CANDIDATE = re.compile(r"[A-Za-z0-9_\-.]{20,}")

@@ -12,7 +12,7 @@ from pbem import __version__, package
 from pbem.db.models import Event, db
 from pbem.log import store
 from pbem.ops.cli import cli as pbem_cli
-from tests.server.test_ops_cli import STRONG, new_game
+from tests.ops.test_cli import STRONG, new_game
 
 DEPLOY = package.folder("deploy")
 
@@ -88,4 +88,4 @@ def test_a_backup_is_one_file_and_an_unwritable_folder_is_said_in_words(sqlite_a
     shutil.rmtree(folder)
 
 
-from tests.server.test_ops_cli import sqlite_app  # noqa: E402,F401 - the fixture, shared
+from tests.ops.test_cli import sqlite_app  # noqa: E402,F401 - the fixture, shared

@@ -15,7 +15,7 @@ from pbem.log import store
 from pbem.play import computers, links, pace, records
 from pbem.play import moves as playing
 from tests.conftest import token_of
-from tests.server.test_link_pages import ANN, DAY, PLAYERS, asked_at, new_game, page
+from tests.web.test_link_pages import ANN, DAY, PLAYERS, asked_at, new_game, page
 
 MINUTE = dt.timedelta(minutes=1)
 

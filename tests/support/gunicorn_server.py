@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class Gunicorn:
     def __init__(self, port: int, env: dict, workers: int = 4,
-                 app: str = "tests.server.duel_wsgi:app", config: str | None = None):
+                 app: str = "tests.support.duel_wsgi:app", config: str | None = None):
         """`config`: a gunicorn settings file (deploy/gunicorn.conf.py) to run with, its
         logging included; the command line still sets the port, workers and app."""
         self.port, self.env, self.workers, self.app = port, env, workers, app

@@ -15,7 +15,7 @@ from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Link, Outbox, utcnow
 from tests.conftest import free_port, token_of
-from tests.server.gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]

@@ -89,7 +89,7 @@ def unsent(connection) -> int:
 @pytest.mark.skipif(not PG_URL, reason="PBEM_TEST_DATABASE_URL names no PostgreSQL database")
 def test_a_worker_whose_connections_are_killed_reconnects_and_loses_nothing(tmp_path, duel):
     import psycopg2
-    from tests.server.test_mail_workers import Sink
+    from tests.mail.test_workers import Sink
     from aiosmtpd.controller import Controller
     from tests.conftest import free_port
     from tests.install.conftest import fresh_postgresql

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "pbem"
+PACKAGE = Path(__file__).resolve().parents[1] / "pbem"
 
 # lowest first; a module may import its own layer and the layers below it
 LAYERS = {

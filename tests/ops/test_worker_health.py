@@ -11,7 +11,7 @@ import time
 
 from pbem.db.models import Heartbeat, Outbox, db, utcnow
 from pbem.play import health
-from tests.server.test_reconnect import ROOT, environment, pbem_command
+from tests.ops.test_reconnect import ROOT, environment, pbem_command
 
 
 def mail_rows(count: int, **fields) -> list[int]:
