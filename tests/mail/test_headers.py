@@ -58,6 +58,7 @@ def test_a_sender_name_that_is_not_ascii_is_encoded_and_reads_back(app_with, smt
         assert b"From: =?utf-8?" in raw(message)
 
 
+@pytest.mark.services
 def test_spamassassin_scores_every_kind_of_mail_at_most_one(mails):
     assert mail_kinds.SPAMASSASSIN, ("Debian's spamassassin is not installed: apt-get install "
                                      "spamassassin (.ci/run installs it)")

@@ -86,6 +86,7 @@ def unsent(connection) -> int:
         return cursor.fetchone()[0]
 
 
+@pytest.mark.services
 @pytest.mark.skipif(not PG_URL, reason="PBEM_TEST_DATABASE_URL names no PostgreSQL database")
 def test_a_worker_whose_connections_are_killed_reconnects_and_loses_nothing(tmp_path, duel):
     import psycopg2
