@@ -1,4 +1,4 @@
-"""Storage figures (issue 23, item 9): bytes on disk per finished game and per 1,000 moves, by
+"""Storage figures: bytes on disk per finished game and per 1,000 moves, by
 table, on SQLite and (where PBEM_TEST_DATABASE_URL names one) PostgreSQL; random games played
 to their end through the use cases (moves.act: log, snapshot, links, mail rendered as in
 production). On PostgreSQL also the game table's live rows beside its size — the dead copies

@@ -1,4 +1,4 @@
-"""Mail that mail providers accept (issue 18, item 10): List-Unsubscribe a client can use, a
+"""Mail that mail providers accept: List-Unsubscribe a client can use, a
 plain sender, Auto-Submitted on every mail, and every kind of mail scored by SpamAssassin
 (Debian's `spamassassin`, local tests only) at most 1.0 when sent with an https base URL."""
 from __future__ import annotations

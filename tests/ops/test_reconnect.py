@@ -1,4 +1,4 @@
-"""Faults a server must ride out (issue 23, items 1 and 10): a request that fails in the middle
+"""Faults a server must ride out: a request that fails in the middle
 of a query leaves nothing open for the next one, and a mail worker whose database connections
 are killed reconnects and sends everything."""
 from __future__ import annotations
