@@ -223,10 +223,14 @@ def wait_until(condition, process, seconds: float = 30) -> bool:
 
 
 def run_make(args: list[str]) -> str | None:
+    """`make -n ARGS` must succeed, and the test files PYTEST_ARGS names must exist."""
     done = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         return f"make -n {' '.join(args)}: {done.stderr.strip()[-300:]}"
-    return None
+    named = [word for arg in args if arg.startswith("PYTEST_ARGS=")
+             for word in arg.split("=", 1)[1].split() if word.startswith("tests/")]
+    missing = [name for name in named if not (ROOT / name.split("::")[0]).exists()]
+    return f"no such test file: {', '.join(missing)}" if missing else None
 
 
 @pytest.fixture(scope="module")
