@@ -163,8 +163,8 @@ class Scratch:
         if tokens[0] != "pbem":
             return "no test runs this command: state only `pbem` and `make` commands in sh blocks"
         args = self.filled(tokens[1:])
-        if tuple(args[:1]) in SERVERS or tuple(args[:2]) in SERVERS:
-            return self.serve(args)
+        if is_server(args):
+            return self.serve([args])[0]
         done = self.invoke(args, self.fresh_copy(), input="y\n")
         if done.exit_code != 0:
             return f"exit {done.exit_code}: {done.output.strip()[-500:]} {done.exception or ''}"
@@ -172,11 +172,16 @@ class Scratch:
             return done.output[-1000:]
         return None
 
-    def serve(self, args: list[str]) -> str | None:
-        """Start a server, see it answer, stop it with ^C: it must stop cleanly (exit 0)."""
+    def serve(self, servers: list[list[str]]) -> list[str | None]:
+        """Start the servers at once, see each answer, stop each with ^C: each must stop
+        cleanly (exit 0). None for each that did, else what went wrong."""
+        started = [self.start(args) for args in servers]
+        return [self.stop(*server) for server in started]
+
+    def start(self, args: list[str]):
         port, catcher = free_port(), free_port()
         database = self.fresh_copy()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "FLASK_"))}
         env.update({k: v for k, v in self.environment(database).items() if v is not None})
         env.update(PBEM_ENV="development", PBEM_BASE_URL=f"http://127.0.0.1:{port}",
                    PBEM_MAIL_PORT=str(catcher), PBEM_MAIL_CATCHER_DIR=str(self.folder / "mail"),
@@ -189,9 +194,18 @@ class Scratch:
             process = subprocess.Popen([sys.executable, "-m", "pbem.ops.cli", *args],
                                        cwd=self.folder, env=env, stdout=output,
                                        stderr=subprocess.STDOUT)
+        if args[0] == "mail":
+            def ready():
+                return "sending through" in log.read_text()
+        else:
+            def ready():
+                return answers(port)
+        return process, ready, log
+
+    @staticmethod
+    def stop(process, ready, log) -> str | None:
         try:
-            answered = wait_until(lambda: answers(port) if args[0] != "mail"
-                                  else "sending through" in log.read_text(), process)
+            answered = wait_until(ready, process)
             process.send_signal(signal.SIGINT)
             code = process.wait(timeout=20)
         finally:
@@ -204,6 +218,10 @@ class Scratch:
         if code != 0 or "Traceback" in text:
             return f"exit {code} on ^C: {text[-800:]}"
         return None
+
+
+def is_server(args: list[str]) -> bool:
+    return tuple(args[:1]) in SERVERS or tuple(args[:2]) in SERVERS
 
 
 def answers(port: int) -> bool:
@@ -255,9 +273,14 @@ def test_every_command_the_docs_state_runs_as_written(scratch, monkeypatch):
     monkeypatch.chdir(scratch.folder)
     stated = stated_commands()
     assert sum(line.startswith("pbem ") for _, line in stated) >= 30
+    servers = [(doc, line) for doc, line in stated
+               if line.startswith("pbem ") and is_server(shlex.split(line, comments=True)[1:])]
     failures = [f"{doc}: {line}\n    {why}" for doc, line in stated
-                if (why := scratch.run(line)) is not None]
-    assert not failures, "\n".join(failures)
+                if (doc, line) not in servers and (why := scratch.run(line)) is not None]
+    outcomes = scratch.serve([scratch.filled(shlex.split(line, comments=True)[1:])
+                              for _, line in servers])      # at once: each waits for its start
+    failures += [f"{doc}: {line}\n    {why}" for (doc, line), why in zip(servers, outcomes) if why]
+    assert len(servers) == len(SERVERS) and not failures, "\n".join(failures)
 
 
 def test_commands_stand_only_in_sh_blocks():
