@@ -56,6 +56,9 @@ DEFAULTS = {
                                           # may play its default move or hand it over
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
     "WEBHOOK_ALLOW_PRIVATE": False,       # true: chat webhooks may post to private addresses
+    "WEBHOOK_TIMEOUT": 10.0,              # seconds one chat post may take in all
+    "WEBHOOK_SECONDS_PER_PASS": 30.0,     # seconds of chat posts in one pass of the mail worker;
+                                          # the posts left over go in the next pass
     # Moves by answering the turn mail (issue 20): turns@example.org makes every turn mail's
     # Reply-To turns+<reply id>@example.org; replies come in by `pbem mail receive` (a pipe)
     # or from the IMAP mailbox below (`pbem mail fetch`, and the mail worker when it is set).
