@@ -82,10 +82,11 @@ class SettingsError(RuntimeError):
 
 
 MIN_SECRET_KEY_LENGTH = 32
-# 2^72 guesses: some 15,000 years of a graphics card trying 10^10 keys a second. zxcvbn's
-# estimate of a random key lies far above (32 random hex digits: 87-125 bits in 5,000 draws,
-# secrets.token_urlsafe(48): 204 and more), of keys built from runs, repeats, sequences,
-# keyboard walks, dates and dictionary words far below (under 20 bits for "password" x 4).
+# 2^72 guesses: some 15,000 years of a graphics card trying 10^10 keys a second. The estimate
+# of a random key lies above (lowest in December 2026's draws: 32 random hex digits 87 bits of
+# 5,000, secrets.token_urlsafe(24) 95 of 3,000, token_urlsafe(48) 193 of 2,000), of keys
+# built from runs, repeats, sequences, keyboard walks, dates and dictionary words below (under
+# 20 bits for "password" x 4, about 60 for five common words with dashes between them).
 MIN_SECRET_KEY_BITS = 72
 # Keys that are published (deploy/pbem.env.example, the development key): never secret.
 PUBLISHED_SECRET_KEYS = {"change-me-to-64-random-characters", DEV_SECRET_KEY}
