@@ -231,3 +231,12 @@ def write_transaction():
         return db.obj.atomic("IMMEDIATE")
     return db.obj.atomic()
 
+
+def read_snapshot():
+    """One consistent view for a reader of several rows: whatever commits meanwhile stays out
+    of it. SQLite: a deferred transaction (in WAL mode its snapshot is taken at the first read
+    and writers go on); PostgreSQL: a REPEATABLE READ transaction. Inside a transaction
+    already, the reader shares that one."""
+    if is_sqlite():
+        return db.obj.atomic()
+    return db.obj.atomic(isolation_level="REPEATABLE READ")

@@ -267,11 +267,12 @@ def games_verify(game_id, all_games, quiet):
     """Replay games from their logs; check the hash chains and the snapshots."""
     if game_id is None and not all_games:
         raise click.UsageError("name a game id or pass --all")
-    query = Game.select().order_by(Game.id)
-    games = list(query) if all_games else [_get(game_id)]
+    ids = [row.id for row in Game.select(Game.id).order_by(Game.id)] if all_games \
+        else [_get(game_id).id]
     bad = 0
-    for game in games:
-        problems = store.verify(game)
+    for verified_id in ids:      # each game read in one snapshot, as it stands when its turn comes
+        checked = store.verified(verified_id)
+        game, problems = checked.game, checked.problems
         bad += bool(problems)
         status = "ok" if not problems else "BROKEN"
         if problems or not quiet:

@@ -56,6 +56,8 @@ def after_change(game: Game, rules, state, before: list[int],
             outbox.queue(game, seat.index, "over", seat.email, "over", seat.language,
                          seq=game.seq, since=seat.seen_seq, talk=talk.mark_mailed(game, seat))
         return
+    if game.paused_at is not None and clock.nobody_plays(seats):
+        return                  # nobody is asked anything until the host resumes the game
     for index in now:
         if index not in before and seats[index].bot_level is None:   # a computer gets no mail
             turn_mail(game, seats[index], now=at)

@@ -250,6 +250,13 @@ def check_newest(secret_key: str, token: str, max_age: int) -> Access:
     return access
 
 
+def has_live(game: Game, seat: Seat) -> bool:
+    """Whether the seat holds a link that acts now (issued, not spent, not expired)."""
+    return (Link.select(Link.id).where(Link.game == game, Link.seat == seat.index,
+                                       Link.spent_at.is_null(), Link.expires_at > utcnow())
+            .exists())
+
+
 def newest(game_id: int, seat: int) -> Link | None:
     """The latest link issued to `seat` in the game."""
     return (Link.select().where(Link.game == game_id, Link.seat == seat)
