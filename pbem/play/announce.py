@@ -10,7 +10,7 @@ from flask import current_app
 
 from ..db.models import Game, Outbox, Seat, utcnow
 from ..log import store
-from . import clock, home, links, outbox, replies, talk, webhooks
+from . import clock, home, links, optout, outbox, replies, talk, webhooks
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -135,9 +135,19 @@ def one_miss_from_drop(game: Game, seat: Seat) -> bool:
 
 def dropped(game: Game, seat: Seat, missed: int, by_host: bool = False) -> None:
     """Tell the player at once that their moves are played for them from now on (`by_host`:
-    the host handed them over), and that any of their links brings them back."""
+    the host handed them over), with a link of its own that brings them back: it, and every
+    link sent after it, answer "I am back" (links.speaks_for_seat). It acts only while the
+    seat is still asked the decision it was dropped in; otherwise it is spent at once."""
+    if not seat.email or optout.is_opted_out(seat.email):
+        return
+    config = current_app.config
+    token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"],
+                        source="dropped")
+    rules = store.rules_of(game)
+    if seat.index not in rules.to_act(rules.load(game.state)):
+        links.spend(game, [seat.index], "played", by="dropped")
     outbox.queue(game, seat.index, "dropped", seat.email, "dropped", seat.language,
-                 missed=missed, by_host=by_host)
+                 token=token, missed=missed, by_host=by_host)
 
 
 def more_time(game: Game, seat: Seat, deadline) -> None:

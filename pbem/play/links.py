@@ -49,8 +49,10 @@ def _serializer(secret_key: str, salt: str) -> URLSafeTimedSerializer:
 
 # Where a newer link comes from, kept on the links it replaces (`spent_by`), so that their
 # pages say what happened: "mail" (a turn mail, a reminder, the digest), "renew" (the player
-# asked), "resend" and "revoke" (the host), "play_now" (opened on the home page: never mailed).
-SOURCES = ("mail", "renew", "resend", "revoke", "play_now")
+# asked), "resend" and "revoke" (the host), "play_now" (opened on the home page: never mailed),
+# "dropped" (the mail telling a player their moves are played for them: its link brings them
+# back, see `speaks_for_seat`).
+SOURCES = ("mail", "renew", "resend", "revoke", "play_now", "dropped")
 _source: ContextVar[str] = ContextVar("pbem_link_source", default="mail")
 
 
@@ -248,6 +250,30 @@ def check_newest(secret_key: str, token: str, max_age: int) -> Access:
         raise LinkError(410, "replaced", SPENT_MESSAGES["replaced"], link=access.link,
                         game_id=access.game_id, seat=access.seat)
     return access
+
+
+def check_back(secret_key: str, token: str, max_age: int) -> Access:
+    """A link that may bring its dropped seat's player back ("I am back"): readable (signed,
+    known, not expired, not revoked) and speaking for the seat (`speaks_for_seat`); else
+    LinkError (410 for an older link)."""
+    access = check_readable(secret_key, token, max_age)
+    if not speaks_for_seat(access.link):
+        raise LinkError(410, "replaced", SPENT_MESSAGES["replaced"], link=access.link,
+                        game_id=access.game_id, seat=access.seat)
+    return access
+
+
+def speaks_for_seat(link: Link) -> bool:
+    """Whether `link` may bring its seat's player back: the newest link the seat was sent, or
+    any sent since its drop was mailed, the drop mail's own link included (moves played or
+    asked after the drop issue newer links; the drop mail's must still work). A link from
+    before the drop — an old or forwarded mail — may not, unless it is the newest."""
+    if is_newest(link):
+        return True
+    drop = (Link.select(Link.id).where(Link.game == link.game_id, Link.seat == link.seat,
+                                       Link.source == "dropped")
+            .order_by(Link.id.desc()).first())
+    return drop is not None and link.id >= drop.id
 
 
 def has_live(game: Game, seat: Seat) -> bool:

@@ -10,7 +10,7 @@ from ..db.models import Game, Link, Seat, utcnow
 from ..log import store
 from ..play import home, limits, links, optout
 
-MAILED = ("mail", "renew", "resend", "revoke")
+MAILED = ("mail", "renew", "resend", "revoke", "dropped")
 
 
 def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
@@ -64,8 +64,8 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     if told["now"] == "your_turn" and not told["opted_out"]:
         told["renewable"] = limits.fresh_link_refusal(game, link.seat, to_act,
                                                       through=link) is None
-    told["back"] = told["dropped"] and not (told["newer"] or told["ended"] in ("revoked",
-                                                                              "expired"))
+    told["back"] = told["dropped"] and told["ended"] not in ("revoked", "expired") and \
+        (told["newer"] is None or links.speaks_for_seat(link))
     return told
 
 
