@@ -136,16 +136,11 @@ def one_miss_from_drop(game: Game, seat: Seat) -> bool:
 def dropped(game: Game, seat: Seat, missed: int, by_host: bool = False) -> None:
     """Tell the player at once that their moves are played for them from now on (`by_host`:
     the host handed them over), with a link of its own that brings them back: it, and every
-    link sent after it, answer "I am back" (links.speaks_for_seat). It acts only while the
-    seat is still asked the decision it was dropped in; otherwise it is spent at once."""
+    link sent after it, answer "I am back" (links.speaks_for_seat, links.issue_back)."""
     if not seat.email or optout.is_opted_out(seat.email):
         return
     config = current_app.config
-    token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"],
-                        source="dropped")
-    rules = store.rules_of(game)
-    if seat.index not in rules.to_act(rules.load(game.state)):
-        links.spend(game, [seat.index], "played", by="dropped")
+    token = links.issue_back(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     outbox.queue(game, seat.index, "dropped", seat.email, "dropped", seat.language,
                  token=token, missed=missed, by_host=by_host)
 

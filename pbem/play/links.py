@@ -49,10 +49,11 @@ def _serializer(secret_key: str, salt: str) -> URLSafeTimedSerializer:
 
 # Where a newer link comes from, kept on the links it replaces (`spent_by`), so that their
 # pages say what happened: "mail" (a turn mail, a reminder, the digest), "renew" (the player
-# asked), "resend" and "revoke" (the host), "play_now" (opened on the home page: never mailed),
-# "dropped" (the mail telling a player their moves are played for them: its link brings them
-# back, see `speaks_for_seat`).
-SOURCES = ("mail", "renew", "resend", "revoke", "play_now", "dropped")
+# asked), "resend" and "revoke" (the host), "play_now" (opened on the home page: never mailed).
+SOURCES = ("mail", "renew", "resend", "revoke", "play_now")
+# The link of the mail telling a player their moves are played for them (`issue_back`): it
+# reads and brings them back, never acts, and replaces no link: it is never the seat's newest.
+BACK = "dropped"
 _source: ContextVar[str] = ContextVar("pbem_link_source", default="mail")
 
 
@@ -80,6 +81,19 @@ def issue(secret_key: str, game: Game, seat: int, max_age: int, source: str | No
     return _serializer(secret_key, TURN_SALT).dumps({"g": game.id, "s": seat, "n": nonce})
 
 
+def issue_back(secret_key: str, game: Game, seat: int, max_age: int) -> str:
+    """The link of a drop mail (BACK): it opens the seat's read-only pages and brings its
+    player back ("I am back", `speaks_for_seat`), like every link the seat is sent after it.
+    Born spent, it never acts, and the seat's links stay as they were (its newest is still
+    the one it plays with)."""
+    now = utcnow()
+    nonce = secrets.token_urlsafe(NONCE_BYTES)
+    Link.create(game=game, seat=seat, turn_seq=game.seq, nonce_hash=hash_nonce(nonce),
+                created_at=now, expires_at=now + dt.timedelta(seconds=max_age), source=BACK,
+                spent_at=now, spent_reason=BACK, spent_seq=game.seq, spent_by=BACK)
+    return _serializer(secret_key, TURN_SALT).dumps({"g": game.id, "s": seat, "n": nonce})
+
+
 def spend(game: Game, seats, reason: str, by: str = "") -> None:
     """Spend the live links of `seats` (their turn is over, or the host revoked them), noting
     the move they last saw and, for a turn that ended, who made its last move (`how_ended`)."""
@@ -96,16 +110,16 @@ def spend(game: Game, seats, reason: str, by: str = "") -> None:
 
 
 def revoke(game: Game, seat: int) -> None:
-    """The host's revoke: the seat's live links are spent as revoked; when none is live (the
-    seat is not to act), its newest link is marked revoked all the same, so that every link
-    issued up to now stops opening the seat's read-only pages (`check_readable`)."""
+    """The host's revoke: the seat's live links are spent as revoked, and its latest link (a
+    drop mail's too, `issue_back`) is marked revoked all the same, so that every link issued
+    up to now stops opening the seat's read-only pages (`check_readable`)."""
     live = (Link.select(Link.id)
             .where(Link.game == game, Link.seat == seat, Link.spent_at.is_null()).exists())
     if live:
         spend(game, [seat], "revoked", by="host")
-        return
-    latest = newest(game.id, seat)
-    if latest is not None:
+    latest = (Link.select(Link.id, Link.spent_reason).where(Link.game == game, Link.seat == seat)
+              .order_by(Link.id.desc()).first())
+    if latest is not None and latest.spent_reason != "revoked":
         (Link.update(spent_at=utcnow(), spent_reason="revoked", spent_by="host",
                      spent_seq=fn.COALESCE(Link.spent_seq, game.seq))
          .where(Link.id == latest.id).execute())
@@ -157,6 +171,8 @@ SPENT_MESSAGES = {
     "turn_over": "This link belongs to a turn that is over.",
     "replaced": "A newer link has been emailed for this seat: use the latest email.",
     "revoked": "The host has revoked this link.",
+    BACK: "This link brings you back to the game (“I am back”); your moves are made through "
+          "the links of your turn mails.",
 }
 
 
@@ -271,7 +287,7 @@ def speaks_for_seat(link: Link) -> bool:
     if is_newest(link):
         return True
     drop = (Link.select(Link.id).where(Link.game == link.game_id, Link.seat == link.seat,
-                                       Link.source == "dropped")
+                                       Link.source == BACK)
             .order_by(Link.id.desc()).first())
     return drop is not None and link.id >= drop.id
 
@@ -284,8 +300,8 @@ def has_live(game: Game, seat: Seat) -> bool:
 
 
 def newest(game_id: int, seat: int) -> Link | None:
-    """The latest link issued to `seat` in the game."""
-    return (Link.select().where(Link.game == game_id, Link.seat == seat)
+    """The latest link issued to `seat` in the game to play with (a drop mail's is not)."""
+    return (Link.select().where(Link.game == game_id, Link.seat == seat, Link.source != BACK)
             .order_by(Link.id.desc()).first())
 
 

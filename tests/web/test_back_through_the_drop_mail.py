@@ -104,3 +104,14 @@ def test_the_drop_mails_link_brings_the_player_back_after_newer_links(app, clien
     assert "Welcome back" in back.get_data(as_text=True)
     seat = ann(game)
     assert not seat.dropped and not seat.stand_in and seat.missed == 0
+
+
+def test_a_revoke_stops_the_drop_mails_link_too(app, client, smtp):
+    from pbem.play import fresh
+    game = new_game("auto")
+    send_mail(app, ann(game).deadline + MINUTE)             # Ann is dropped
+    [drop_link] = [link for m in smtp.inbox.to(ANN) if "I am back" in smtp.inbox.text(m)
+                   for link in LINK.findall(smtp.inbox.text(m))]
+    fresh.revoke(store.get_game(game.id), 0)                # the host stops all her links
+    assert client.post(f"/turn/{token_of(drop_link)}/back").status_code == 410
+    assert ann(game).dropped
