@@ -55,6 +55,9 @@ DEFAULTS = {
     "HOST_WAIT_DAYS": 7,                  # without a pace: days a seat waits before the host
                                           # may play its default move or hand it over
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
+    "DISK_FREE_MIN_MB": 200,              # SQLite: less free space beside the database is a
+                                          # problem for /health and pbem check (writes fail
+                                          # "database or disk is full" when it runs out)
     "WEBHOOK_ALLOW_PRIVATE": False,       # true: chat webhooks may post to private addresses
     # Moves by answering the turn mail (issue 20): turns@example.org makes every turn mail's
     # Reply-To turns+<reply id>@example.org; replies come in by `pbem mail receive` (a pipe)
