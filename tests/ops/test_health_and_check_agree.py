@@ -54,7 +54,7 @@ def both_say(app, client, tmp_path, monkeypatch, **settings):
     return answer, out
 
 
-# -- each fault, built for real: (settings it needs, how to build it) -> what both must say -----------
+# -- each fault, built for real: the settings it needs, its severity, the words both say --------
 
 def failing_game(app, tmp_path):
     game, _ = playing.create_game("duel", [ANN, BOB], {"rounds": 3}, seed=3,
