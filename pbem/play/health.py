@@ -232,8 +232,9 @@ def _workers(config, now, found) -> dict:
     senders = [row for row in rows if row.kind in (MAIL_WORKER, MAIL_SEND)]
     newest = max((row.beat_at for row in senders), default=None)
     age = _age(newest, now)
-    if age is None:
-        found.append(Finding(PROBLEM, "mail worker",
+    if age is None:             # a fresh install is a note until mail waits for it
+        waits = Outbox.select().where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null())
+        found.append(Finding(PROBLEM if waits.exists() else NOTE, "mail worker",
                              "the mail worker has never run (pbem mail worker)"))
     elif age > WORKER_SILENT_AFTER:
         found.append(Finding(PROBLEM, "mail worker", f"the mail worker has been silent for "
