@@ -1,4 +1,4 @@
-"""deploy/README.md's upgrade and rollback, as written, between two builds (issue 23, item 5):
+"""Deploy/README.md's upgrade and rollback, as written, between two builds:
 the whole guide's `sh` blocks run in order against a scratch root, installing the release
 before the newest migration was added, then upgrading to this checkout's HEAD and rolling back
 to the kept wheel. Games made before the upgrade and after it verify at every step.

@@ -1,4 +1,4 @@
-"""Replay checkpoints in the database (issue 18, item 4): every CHECKPOINT_EVERY-th state is kept
+"""Replay checkpoints in the database: every CHECKPOINT_EVERY-th state is kept
 with its event, shared by every worker, so any replay step of a game of any length applies
 fewer than CHECKPOINT_EVERY events; verify checks them, fills those a game lacks, and an import
 keeps them."""

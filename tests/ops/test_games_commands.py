@@ -142,10 +142,10 @@ def test_production_refuses_to_start_without_a_secret_key(monkeypatch, tmp_path)
     monkeypatch.delenv("PBEM_SECRET_KEY", raising=False)
     with pytest.raises(RuntimeError, match="PBEM_SECRET_KEY"):
         create_app({"ENV": "production", "DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
-    monkeypatch.setenv("PBEM_SECRET_KEY", "from-the-environment-long-enough-to-sign")
+    monkeypatch.setenv("PBEM_SECRET_KEY", "from-the-environment-Zq8wR2xk3Vn9LpT4sY6b")
     monkeypatch.setenv("PBEM_LINK_MAX_AGE", "123")
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
-    assert app.config["SECRET_KEY"] == "from-the-environment-long-enough-to-sign" and app.config["LINK_MAX_AGE"] == 123
+    assert app.config["SECRET_KEY"] == "from-the-environment-Zq8wR2xk3Vn9LpT4sY6b" and app.config["LINK_MAX_AGE"] == 123
 
 
 def test_the_pbem_command_lists_its_groups_and_explains_a_missing_secret(tmp_path):

@@ -1,4 +1,4 @@
-"""Two hosts starting together (issue 23, item 7): two `pbem db upgrade` on an empty database,
+"""Two hosts starting together: two `pbem db upgrade` on an empty database,
 started at once, both exit 0 (the migrations run once, under a lock), on PostgreSQL (an
 advisory lock) and SQLite (a lock file beside the database)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Computer players in the server (issue 19): seats for the computer, the pass that thinks
+"""Computer players in the server: seats for the computer, the pass that thinks
 outside any lock and plays through `moves.act`, the computer standing in at a missed deadline
 and during a vacation, "bot" in the hash, in the export and on import; real SMTP, SQLite and
 PostgreSQL, and a solo game of every game played to its end by email."""

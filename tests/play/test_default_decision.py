@@ -1,4 +1,4 @@
-"""A default plays the whole decision (issue 24, item 2): a missed turn of several actions is
+"""A default plays the whole decision: a missed turn of several actions is
 one decision, so the default played at its deadline ends the turn, costs one miss and one late
 notice, and the seat is not asked again in that turn (every engine, seeded positions)."""
 from __future__ import annotations

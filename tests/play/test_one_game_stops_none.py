@@ -1,6 +1,6 @@
-"""One game never stops another (issue 23, item 2): a game the pace pass cannot settle is
-recorded with its error, skipped until it moves, and named in /health and `pbem check` (a
-note), while every other game is settled and mailed; a game whose every seat is dropped pauses within one
+"""One game never stops another: a game the pace pass cannot settle is recorded with its
+error, skipped until it moves, and named in /health and `pbem check` (a note), while every
+other game is settled and mailed; a game whose every seat is dropped pauses within one
 pass, its host is told, and `resume` brings its players back."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Weeks that tell the truth, in each real game (issue 24's "Done when"): a paced 3-player game
+"""Weeks that tell the truth, in each real game: a paced 3-player game
 of Tigris & Euphrates, the card game and Assyria is played through faked weeks with the real
 SMTP sink. Bob and Cy answer whenever they are asked; Ann never does. What Ann and the host
 are mailed must say what happened:

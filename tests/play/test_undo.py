@@ -1,4 +1,4 @@
-"""Undo within a turn through the server (issue 21): the API and the turn page offer it after a
+"""Undo within a turn through the server: the API and the turn page offer it after a
 quiet action, it restores the turn as it was (for every seat), it is refused with a reason, from
 a stale seq and from a spent or foreign link, and the log with undos verifies, exports, imports
 and checks."""

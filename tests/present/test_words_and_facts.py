@@ -1,4 +1,4 @@
-"""Wrong facts and small things (issue 11): who must act in a Tigris conflict is the one the
+"""Wrong facts and small things: who must act in a Tigris conflict is the one the
 players panel marks, the hand never ends on a separator, words come in the singular and the
 plural, mail breaks only links, a browser finds its icon, passing says it ends the turn."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9, the door: only listed actions enter the log, bodies and JSON are bounded, numbers
+"""The door: only listed actions enter the log, bodies and JSON are bounded, numbers
 from outside are ASCII digits within range, the language switch stays on this site."""
 from __future__ import annotations
 

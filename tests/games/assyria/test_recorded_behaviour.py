@@ -3,7 +3,7 @@ actions, views (every seat and the spectator), dumps, log lines, defaults and re
 `apply` accepts and refuses the same actions with the same messages.
 
 The digests in fixtures/recorded-behaviour.json were written with the engine of 2026-12-01
-(before the speed work of issue 19). A change that alters any of them changes what players
+(before the engines were made faster). A change that alters any of them changes what players
 see or what old logs replay to: it is a rules change (bump `rules.version`) or a bug.
 Record again only on purpose: `python -m tests.games.assyria.test_recorded_behaviour`.
 
