@@ -35,23 +35,3 @@ def random_moves(rules, players: int, seed: int, limit: int = 20_000):
         state = rules.apply(state, seat, action)
     raise AssertionError(f"{rules.name} with {players} players (seed {seed}) did not end in "
                          f"{limit} random moves")
-
-
-def game_length(rules, players: int, seed: int) -> int:
-    return sum(1 for _ in random_moves(rules, players, seed))
-
-
-def spread(length: int, count: int) -> set[int]:
-    """About `count` move numbers spread evenly over a game of `length` moves, first and last
-    included."""
-    if length <= count:
-        return set(range(length))
-    return {round(i * (length - 1) / (count - 1)) for i in range(count)}
-
-
-def final_state(rules, players: int, seed: int):
-    """The state at the end of the seeded random game."""
-    state = None
-    for state, seat, action in random_moves(rules, players, seed):
-        pass
-    return rules.apply(state, seat, action)
