@@ -12,6 +12,7 @@ from email.utils import parseaddr
 from pathlib import Path
 
 import click
+import peewee as pw
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
@@ -73,11 +74,15 @@ def _connected(func):
     @functools.wraps(func)
     @with_appcontext
     def wrapper(*args, **kwargs):
-        db.connect(reuse_if_open=True)
         try:
+            db.connect(reuse_if_open=True)
             return func(*args, **kwargs)
         except Refusal as refusal:
             raise click.ClickException(str(refusal)) from None
+        except (pw.OperationalError, pw.InterfaceError) as exc:   # down, locked, disk full
+            logging.getLogger(__name__).debug("%s failed", func.__name__, exc_info=True)
+            database.discard_connection(pool_too=True)
+            raise click.ClickException(f"the database cannot be used: {_one_line(exc)}") from None
         finally:
             if not db.is_closed():
                 db.close()
@@ -397,10 +402,20 @@ def bots_command(now):
     of mail worker and pbem dev); exits 1 when a game failed."""
     from ..play import computers
     counts = computers.run_pass(_parse_now(now))
+    health.beat(health.BOTS)        # from cron: /health sees the computers played
     click.echo(f"{counts['moves']} computer moves, {counts['stale']} dropped as stale, "
                f"{counts['failed']} games failed")
+    _advise("mail worker")
     if counts["failed"]:
         raise SystemExit(1)
+
+
+def _advise(about: str) -> None:
+    """`pbem mail send` and `pbem bots`, run from cron, each say what the other is needed for
+    and not doing: computer seats waiting and no bot pass; mail waiting and no mail sent."""
+    for finding in health.problems_of(current_app.config):
+        if finding.about == about and finding.severity == health.PROBLEM:
+            click.echo(f"PROBLEM  {finding.text}", err=True)
 
 
 @mail_group.command("send")
@@ -418,6 +433,7 @@ def mail_send(now):
             break
     health.beat(health.MAIL_SEND)   # run from cron instead of the worker: /health's heartbeat
     click.echo(f"{total['sent']} sent, {total['retry']} to retry, {total['failed']} failed")
+    _advise("computers")
     if not paced:
         raise SystemExit(1)
 
@@ -487,11 +503,13 @@ def mail_fetch():
     try:
         counts = inbound.fetch()
     except (OSError, ssl.SSLError, imaplib.IMAP4.error) as exc:
+        health.replies_read(_one_line(exc))         # /health and pbem check say so
         raise click.ClickException(f"the IMAP server cannot be read: {_one_line(exc)}") from None
     except Exception as exc:  # noqa: BLE001 - the message stays in the mailbox for next time
         if not database.lost_connection(exc):
             raise
         raise click.ClickException(f"the database is unreachable: {_one_line(exc)}") from None
+    health.replies_read()
     click.echo(", ".join(f"{n} {word}" for word, n in sorted(counts.items())) or "no replies")
 
 
