@@ -54,6 +54,9 @@ DEFAULTS = {
     "HOST_WAIT_DAYS": 7,                  # without a pace: days a seat waits before the host
                                           # may play its default move or hand it over
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
+    "DISK_FREE_MIN_MB": 200,              # SQLite: less free space beside the database is a
+                                          # problem for /health and pbem check (writes fail
+                                          # "database or disk is full" when it runs out)
     "WEBHOOK_ALLOW_PRIVATE": False,       # true: chat webhooks may post to private addresses
     "WEBHOOK_TIMEOUT": 10.0,              # seconds one chat post may take in all
     "WEBHOOK_SECONDS_PER_PASS": 30.0,     # seconds of chat posts in one pass of the mail worker;

@@ -482,7 +482,9 @@ def _poll_replies() -> None:
         counts = inbound.fetch()
     except (OSError, imaplib.IMAP4.error) as exc:
         log.warning("replies: the IMAP mailbox cannot be read: %s: %s", type(exc).__name__, exc)
+        health.replies_read(f"{type(exc).__name__}: {exc}")     # /health and pbem check say so
         return
+    health.replies_read()
     if counts:
         log.info("replies: %s", ", ".join(f"{n} {word}" for word, n in sorted(counts.items())))
 

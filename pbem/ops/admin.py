@@ -96,28 +96,15 @@ def database_findings(settings: dict) -> list[Finding]:
     try:
         kind = "SQLite" if isinstance(db.obj, pw.SqliteDatabase) else "PostgreSQL"
         found = [Finding("ok", f"the {kind} database answers")]
-        pending = health.pending_migrations()
-        if pending:
-            found.append(Finding("problem", "migrations not applied: " + ", ".join(pending)
-                                            + " (run pbem db upgrade)"))
-            return found
-        found.append(Finding("ok", "the schema is up to date"))
-        found += _queue_findings()
-        return found
+        report = health.report(settings, host_checks=False)    # deploy files: deploy_findings
+        if report["migrations"]["current"]:
+            found.append(Finding("ok", "the schema is up to date"))
+        return found + [Finding(entry["severity"], entry["text"])
+                        for entry in report["findings"]]
     finally:
         db.close()
         if hasattr(db.obj, "close_all"):
             db.obj.close_all()
-
-
-def _queue_findings() -> list[Finding]:
-    report = health.report()
-    found = [Finding("note", problem) for problem in report["problems"]]
-    failed = report["mail"]["failed"] if report["mail"] else 0
-    if failed:
-        found.append(Finding("note", f"{failed} mails failed for good (pbem mail list --failed; "
-                                     "pbem mail retry --failed once the cause is fixed)"))
-    return found
 
 
 def smtp_connection(settings: dict) -> smtplib.SMTP:
@@ -174,6 +161,14 @@ def deploy_findings(environ, gunicorn_conf=None, nginx_site=None) -> list[Findin
     except OSError:
         text = ""
     return deploy_files.findings(environ, path, text, Finding, gunicorn_conf, nginx_site)
+
+
+def deploy_file_findings() -> list:
+    """The installed deploy files as /health sees them (where the environment or the guide
+    puts them): its problems and notes, as `pbem check` says them."""
+    import os
+    return [health.Finding(found.level, "deploy files", found.text)
+            for found in deploy_findings(os.environ) if found.level != "ok"]
 
 
 def check(environ, gunicorn_conf: str | None = None, nginx_site: str | None = None

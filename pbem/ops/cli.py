@@ -85,10 +85,14 @@ def _connected(func=None, *, schema: bool = True):
         except Refusal as refusal:
             raise click.ClickException(str(refusal)) from None
         except pw.DatabaseError as exc:
+            logging.getLogger(__name__).debug("%s failed", func.__name__, exc_info=True)
             explained = _explain_database_error(exc, schema)
-            if explained is None:
-                raise
-            raise click.ClickException(explained) from None
+            if explained is not None:
+                raise click.ClickException(explained) from None
+            if isinstance(exc, (pw.OperationalError, pw.InterfaceError)):  # locked, disk full
+                raise click.ClickException(f"the database cannot be used: {_one_line(exc)}") \
+                    from None
+            raise
         finally:
             if not db.is_closed():
                 db.close()
@@ -132,8 +136,8 @@ def _explain_database_error(exc: pw.DatabaseError, schema: bool) -> str | None:
     """A database error a command met, in one line when it has a cause an operator can
     act on: the connection went away, or (`schema`: not for the db commands, which change
     it) the schema is not this pbem's: migrations missing, or a newer release's. None for
-    anything else (a fault of pbem's: its traceback shows)."""
-    database.discard_connection()
+    anything else."""
+    database.discard_connection(pool_too=True)
     try:
         db.connect(reuse_if_open=True)
         applied = set(database.applied()) if schema else None
@@ -507,10 +511,20 @@ def bots_command(now):
     of mail worker and pbem dev); exits 1 when a game failed."""
     from ..play import computers
     counts = computers.run_pass(_parse_now(now))
+    health.beat(health.BOTS)        # from cron: /health sees the computers played
     click.echo(f"{counts['moves']} computer moves, {counts['stale']} dropped as stale, "
                f"{counts['failed']} games failed")
+    _advise("mail worker")
     if counts["failed"]:
         raise SystemExit(1)
+
+
+def _advise(about: str) -> None:
+    """`pbem mail send` and `pbem bots`, run from cron, each say what the other is needed for
+    and not doing: computer seats waiting and no bot pass; mail waiting and no mail sent."""
+    for finding in health.problems_of(current_app.config):
+        if finding.about == about and finding.severity == health.PROBLEM:
+            click.echo(f"PROBLEM  {finding.text}", err=True)
 
 
 @mail_group.command("send")
@@ -528,6 +542,7 @@ def mail_send(now):
             break
     health.beat(health.MAIL_SEND)   # run from cron instead of the worker: /health's heartbeat
     click.echo(f"{total['sent']} sent, {total['retry']} to retry, {total['failed']} failed")
+    _advise("computers")
     if not paced:
         raise SystemExit(1)
 
@@ -597,11 +612,13 @@ def mail_fetch():
     try:
         counts = inbound.fetch()
     except (OSError, ssl.SSLError, imaplib.IMAP4.error) as exc:
+        health.replies_read(_one_line(exc))         # /health and pbem check say so
         raise click.ClickException(f"the IMAP server cannot be read: {_one_line(exc)}") from None
     except Exception as exc:  # noqa: BLE001 - the message stays in the mailbox for next time
         if not database.lost_connection(exc):
             raise
         raise click.ClickException(f"the database is unreachable: {_one_line(exc)}") from None
+    health.replies_read()
     click.echo(", ".join(f"{n} {word}" for word, n in sorted(counts.items())) or "no replies")
 
 

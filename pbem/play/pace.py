@@ -18,7 +18,7 @@ from flask import current_app
 
 from . import announce, clock, moves, outbox, webhooks
 from ..log import store
-from ..db.database import is_sqlite, lost_connection
+from ..db.database import database_now, is_sqlite, lost_connection
 from ..errors import Refusal
 from ..db.models import Game, Seat, Vacation, utcnow
 
@@ -36,8 +36,10 @@ class PaceError(Refusal, ValueError):
 def run_pass(now: dt.datetime | None = None) -> dict:
     """Send the reminders and play (or report) the timeouts due at `now`, then the daily
     digests that are due; counts of each. Each game is settled on its own: one that fails is
-    recorded with its error (`failed`) and skipped until it moves, and the others go on."""
-    now = now or utcnow()
+    recorded with its error (`failed`) and skipped until it moves, and the others go on.
+    Without `now`, the database's clock: a host whose own clock jumps ahead plays no deadline
+    early (it says so: pbem/play/health.py)."""
+    now = now or database_now()
     counts = {"reminders": 0, "timeouts": 0, "late": 0, "dropped": 0, "failed": 0}
     for game_id in _games_with_work(now):
         try:

@@ -22,6 +22,7 @@ from pbem.mail import mailer
 from pbem.play import clock, computers, pace, records
 from pbem.play import moves as playing
 from tests.conftest import LINK, token_of
+from tests.support.games import GAMES
 
 DAY = dt.timedelta(days=1)
 ANN = {"name": "Ann", "email": "ann@example.org"}
@@ -418,7 +419,7 @@ def check_solo_game_over(game, smtp):
     assert over, "the last mail names the computer in the ranking"
 
 
-@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
+@pytest.mark.parametrize("rules_name", GAMES)       # every game in RULES, plugins too
 def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
         app, smtp, database_url, rules_name):
     """The deployment's own parts: gunicorn serves Ann's links, `pbem mail worker` plays the
