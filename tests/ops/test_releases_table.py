@@ -2,7 +2,8 @@
 with CHANGELOG.md and migrations/: the same releases, each entry's migrations ending at the
 table's, each "to go back to" naming the table's target, every migration file shipped by a
 release or listed under "Unreleased"; and the package's version is the newest release (at a
-release commit) or a development version after it, never one a release already has."""
+release commit) or a development version after it, never one a release already has; the
+deploy guide installs the newest release by default."""
 from __future__ import annotations
 
 import re
@@ -83,3 +84,9 @@ def test_the_version_is_the_newest_release_or_a_development_version_after_it():
     else:
         assert __version__ == heading == last_release
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", date or ""), "a release's entry has its date"
+
+
+def test_the_deploy_guide_installs_the_newest_release_by_default():
+    guide = (ROOT / "deploy" / "README.md").read_text()
+    assert re.findall(r"^PBEM_RELEASE=\$\{PBEM_RELEASE:-(.+)\}$", guide, re.M) == [
+        releases.RELEASES[-1][0]]
