@@ -203,24 +203,40 @@ def db_rollback(release, to, yes):
                    + (f" ({release}'s newest: {releases.newest_migration(release)})"
                       if release else ""))
         return
-    before = releases.previous(__version__)
-    floor = releases.newest_migration(before) if before else None
-    past = floor is not None and releases.number(undo[-1]) <= releases.number(floor)
-    if past and yes:
-        older = [m for m in undo if releases.number(m) <= releases.number(floor)]
+    older = _older_releases_in(undo)
+    if older and yes:
+        span = older[0] + (f" ... {older[-1]}" if len(older) > 1 else "")
         raise click.ClickException(
-            f"refused: --yes undoes only what pbem {__version__} brought since {before} (the "
-            f"migrations after {floor}); going back to {to} would also undo {len(older)} "
-            f"migration(s) of older releases ({older[0]}{' ... ' + older[-1] if older[1:] else ''}) "
-            f"and their data. Nothing was undone. Roll back to {before} (--release {before}), "
-            "or run it without --yes to be asked")
+            f"refused: --yes undoes only what pbem {__version__} brought since {_previous()} "
+            f"(the migrations after {_floor()}); going back to {to} would also undo "
+            f"{len(older)} migration(s) of older releases ({span}) and their data. Nothing "
+            f"was undone. Roll back to {_previous()} (--release {_previous()}), or run it "
+            "without --yes to be asked")
     click.echo("this undoes, newest first: " + ", ".join(undo))
-    if past:
-        click.echo(f"careful: that goes back past {before} (its newest migration is {floor}): "
-                   "the data of the older releases' migrations is lost")
+    if older:
+        click.echo(f"careful: that goes back past {_previous()} (its newest migration is "
+                   f"{_floor()}): the data of the older releases' migrations is lost")
     if not yes:
         click.confirm("undo them?", abort=True)
     click.echo("rolled back: " + ", ".join(database.rollback(to)))
+
+
+def _previous() -> str | None:
+    """The release before the installed pbem."""
+    return releases.previous(__version__)
+
+
+def _floor() -> str | None:
+    """The newest migration of the release before the installed pbem."""
+    return releases.newest_migration(_previous()) if _previous() else None
+
+
+def _older_releases_in(undo: list[str]) -> list[str]:
+    """The migrations of `undo` that releases before the installed pbem shipped."""
+    floor = _floor()
+    if floor is None:
+        return []
+    return [m for m in undo if releases.number(m) <= releases.number(floor)]
 
 
 def _release_target(release: str) -> str:

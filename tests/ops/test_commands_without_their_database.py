@@ -33,8 +33,8 @@ COMMANDS = [("games", "verify", "--all"), ("games", "list"), ("mail", "status"),
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_missing_sqlite_database_is_said_and_not_made(tmp_path, command):
     path = tmp_path / "pbem.db"
-    said_in_one_line(pbem(f"sqlite:///{path}", *command),
-                     f"there is no database at {path} (PBEM_DATABASE_URL): pbem db upgrade makes it")
+    said_in_one_line(pbem(f"sqlite:///{path}", *command), f"there is no database at {path} "
+                     "(PBEM_DATABASE_URL): pbem db upgrade makes it")
     assert not path.exists()
 
 
