@@ -310,8 +310,11 @@ def sqlite_path(url: str) -> Path:
 
 def integrity(path: Path) -> str | None:
     """Why `path` is not a whole pbem SQLite database, or None when it is."""
-    if not path.is_file():
-        return f"{path} does not exist"
+    try:
+        if not path.is_file():
+            return f"{path} does not exist"
+    except OSError as exc:              # a folder this user may not enter
+        return f"cannot read {path}: {exc.strerror or exc}"
     try:
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -345,11 +348,18 @@ def copy_sqlite(source: Path, target: Path, single_file: bool = False) -> None:
         src.close()
 
 
-def backup(url: str, target: Path, force: bool = False) -> None:
+def backup(url: str, target: Path, force: bool = False) -> bool:
+    """Copy the SQLite database at `url` to `target` (a consistent copy, checked); whether
+    it made `target`'s folder. A folder this user may not enter or write is said in words."""
     source = sqlite_path(url)
     if not source.is_file():
         raise OpsError(f"there is no database at {source}")
-    if target.exists() and not force:
+    try:
+        exists = target.exists()          # a folder this user may not enter: PermissionError
+        made_folder = not target.parent.is_dir()
+    except OSError as exc:
+        raise OpsError(_unwritable(target.parent, exc)) from None
+    if exists and not force:
         raise OpsError(f"{target} exists already (pass --force to replace it)")
     if target.resolve() == source.resolve():
         raise OpsError("the backup cannot be the database itself")
@@ -365,6 +375,7 @@ def backup(url: str, target: Path, force: bool = False) -> None:
         partial.unlink()
         raise OpsError(f"the copy failed its check: {problem}")
     partial.replace(target)
+    return made_folder
 
 
 def _unwritable(folder: Path, exc: BaseException) -> str:
@@ -511,11 +522,14 @@ def restore(url: str, backup_file: Path, force: bool = False) -> None:
         raise OpsError("will not restore: the backup holds schema objects pbem did not create: "
                        + ", ".join(foreign[:SHOWN_OBJECTS]) + (f" and {more} more" if more > 0 else "")
                        + f". Nothing was changed; restore a backup made by pbem backup")
-    if target.exists() and target.stat().st_size and not force:
-        raise OpsError(f"{target} exists (a live database?): stop pbem-web and pbem-mail, "
-                       "then pass --force to overwrite it")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    copy_sqlite(backup_file, target)
+    try:
+        if target.exists() and target.stat().st_size and not force:
+            raise OpsError(f"{target} exists (a live database?): stop pbem-web and pbem-mail, "
+                           "then pass --force to overwrite it")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        copy_sqlite(backup_file, target)
+    except (OSError, sqlite3.Error) as exc:
+        raise OpsError(f"cannot write the database {target}: {exc}") from None
 
 
 def mail_after_restore():

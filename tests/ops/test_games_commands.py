@@ -15,7 +15,7 @@ from tests.conftest import make_app
 @pytest.fixture
 def cli(app):
     runner = app.test_cli_runner()
-    return lambda *args: runner.invoke(args=list(args))
+    return lambda *args, input=None: runner.invoke(args=list(args), input=input)
 
 
 def played_game(moves=6, seed=5):
@@ -120,10 +120,10 @@ def test_db_upgrade_is_idempotent_and_reversible(cli):
     from pbem.play.health import known_migrations
     assert "up to date" in cli("db", "upgrade").output
     names = known_migrations()
-    out = cli("db", "rollback", "--to", names[-2], "--yes")
+    out = cli("db", "rollback", "--to", names[-2], input="y\n")
     assert out.output.strip().endswith(f"rolled back: {names[-1]}")
     assert cli("db", "upgrade").output.strip() == f"applied: {names[-1]}"
-    out = cli("db", "rollback", "--to", "000", "--yes")
+    out = cli("db", "rollback", "--to", "000", input="y\n")
     assert out.output.strip().endswith("rolled back: " + ", ".join(reversed(names)))
     assert "game" not in db.obj.get_tables()
     assert cli("db", "upgrade").output.strip() == "applied: " + ", ".join(names)
