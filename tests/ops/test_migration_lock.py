@@ -18,6 +18,7 @@ def empty_databases(tmp_path):
         yield fresh_postgresql("lock")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("trial", range(3))
 def test_two_upgrades_started_together_on_an_empty_database_both_succeed(tmp_path, trial):
     for url in empty_databases(tmp_path):

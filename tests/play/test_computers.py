@@ -419,6 +419,7 @@ def check_solo_game_over(game, smtp):
     assert over, "the last mail names the computer in the ranking"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", GAMES)       # every game in RULES, plugins too
 def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
         app, smtp, database_url, rules_name):

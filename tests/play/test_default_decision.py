@@ -103,6 +103,7 @@ def mid_turn(state, waiting) -> int | None:
     return active if active in waiting and actions_left > 1 else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_after_a_default_the_seat_is_not_asked_again_in_that_turn(app, rules_name):
     rules = None

@@ -55,6 +55,7 @@ def texts(smtp, address) -> list[str]:
     return [smtp.inbox.text(m) for m in smtp.inbox.to(address)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_a_silent_seat_and_the_host_are_told_the_truth_through_the_weeks(app, client, smtp,
                                                                         rules_name):

@@ -111,6 +111,7 @@ def test_the_turn_page_offers_undo_as_a_plain_form(app, client, smtp):
     assert refused.status_code == 409
 
 
+@pytest.mark.slow
 def test_a_game_with_undos_verifies_exports_imports_and_checks(app, client, smtp):
     game, rules, seat, _token = start(smtp, seed=2)
     at_start = store.get_game(game.id).state

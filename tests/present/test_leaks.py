@@ -216,6 +216,7 @@ def check_log_lines(game):
     assert checked[False] == game.seq and checked[True] >= game.seq // 4, checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", GAMES)
 def test_no_answer_reveals_another_seats_secrets(app, client, rules_name):
     players = players_for(RULES[rules_name])

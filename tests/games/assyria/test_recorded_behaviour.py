@@ -128,6 +128,7 @@ def recorded() -> dict:
     return json.loads(FIXTURE.read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_look_and_play_exactly_as_recorded(players):
     expected = recorded()[str(players)]["games"]
