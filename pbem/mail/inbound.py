@@ -377,11 +377,17 @@ def _quoted(folder: str) -> str:
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def fetch(limit: int = 50) -> dict:
+IMAP_BUDGET = 10.0            # seconds one pass may read for (the worker sends no mail meanwhile)
+
+
+def fetch(limit: int = 50, budget: float = IMAP_BUDGET) -> dict:
     """Handle the messages of the IMAP folder that are neither flagged nor deleted: each is
     flagged as soon as it is handled, then moved to PBEM_IMAP_DONE_FOLDER or deleted. Counts
-    per outcome. A database failure stops the pass with the message left for the next one."""
+    per outcome. Once `budget` seconds are spent no further message is read: the rest wait
+    for the next pass (the mail worker reads between two sendings). A database failure stops
+    the pass with the message left for the next one."""
     config = current_app.config
+    started = time.monotonic()
     counts: dict[str, int] = {}
     connection = imap_connection(config)
     try:
@@ -389,6 +395,9 @@ def fetch(limit: int = 50) -> dict:
         uids = (data[0] or b"").split() if status == "OK" and data else []
         done = config.get("IMAP_DONE_FOLDER") or ""
         for uid in uids[:limit]:
+            if counts and time.monotonic() - started > budget:
+                counts["left for the next pass"] = len(uids[:limit]) - sum(counts.values())
+                break
             outcome = _fetch_one(connection, uid, config["MAX_MAIL_SIZE"])
             word = outcome.split(":")[0]
             counts[word] = counts.get(word, 0) + 1

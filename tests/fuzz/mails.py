@@ -79,7 +79,7 @@ def nested_parts(size, to, victim):
 
 def base64_body(size, to, victim):
     """A text part of `size` bytes in base64 (decoded whole by the parser)."""
-    text = ("pass\r\n" + _filled("a", size * 3 // 4)).encode()
+    text = ("pass\r\n" + _filled("a", size * 57 // 78 - 100)).encode()
     return _mail(_head(to, victim, **{"Content-Transfer-Encoding": "base64"}),
                  base64.encodebytes(text).decode())
 
