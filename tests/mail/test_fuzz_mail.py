@@ -1,6 +1,6 @@
 """The mail fuzzer (`python -m tests.fuzz --mail N`, run by `make fuzz`) runs a few hostile mails
 through `pbem mail receive` cleanly: no traceback, no row written, no answer to a forged mail;
-and it sees a write when one happens (a real reply, played, is counted)."""
+and its tally counts a traceback, a write and an answer when one happens."""
 from __future__ import annotations
 
 import random
