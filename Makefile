@@ -1,13 +1,12 @@
-# pbem: `make run` to play locally, `make test` to run every test, `make bench` for figures,
-# `make fuzz` (N=10000 hostile requests at a real gunicorn, then MAILS=300 hostile mails through
-# `pbem mail receive`; PBEM_FUZZ_DATABASE_URL for PostgreSQL).
+# pbem: `make run` to play locally, `make test` to run every test, `make quick` for the fast
+# subset, `make bench` for figures, `make fuzz` (N=10000 hostile requests at a real gunicorn,
+# then MAILS=300 hostile mails through `pbem mail receive`; PBEM_FUZZ_DATABASE_URL for
+# PostgreSQL). scripts/setup installs what each needs, Debian packages included, and does
+# nothing when it is all there.
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
-# the version (pbem/__init__.py) too: the installed package's metadata must say the new one
-CKSUM   = $(shell cat pyproject.toml pbem/__init__.py | cksum | cut -d' ' -f1)
-STAMP   = $(VENV)/.installed-$(CKSUM)
-RUN_STAMP = $(VENV)/.run-$(CKSUM)
+export PYTHON VENV
 
 # Where `make run` listens: `make run HOST=0.0.0.0 PORT=8000` lets a phone on the same network
 # play. The links in the mail must reach it too: for 0.0.0.0 they use this machine's first
@@ -28,30 +27,29 @@ DEV_ENV = PBEM_ENV=development PBEM_DATABASE_URL=sqlite:///instance/pbem.db \
           PBEM_BASE_URL=$(BASE_URL) PBEM_MAIL_SERVER=127.0.0.1 PBEM_MAIL_PORT=1025 \
           PBEM_MAIL_CATCHER_DIR=instance/mail
 
-.PHONY: setup run test bench fuzz clean
+.PHONY: setup run test quick bench fuzz clean
 
-$(PY):
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+setup:
+	scripts/setup test
 
-# `make run` installs what running needs; `make setup`, `make test` and `make bench` add [dev].
-$(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
-	rm -f $(VENV)/.run-*
-	touch $(RUN_STAMP)
-
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
-	rm -f $(VENV)/.installed-* $(VENV)/.run-*
-	touch $(STAMP) $(RUN_STAMP)
-
-setup: $(STAMP)
-
-run: $(RUN_STAMP)
+run:
+	scripts/setup run
 	$(DEV_ENV) $(VENV)/bin/pbem dev --host $(HOST) --port $(PORT)
 
-test: setup
-	$(PY) -m pytest -n 2 --dist loadfile -q
+# Every test, on as many workers as there are cores; the wall time at the end.
+# PYTEST_ARGS adds pytest options (say PYTEST_ARGS="-k replies -x").
+PYTEST_ARGS ?=
+test:
+	@start=$$(date +%s); scripts/setup test && \
+	$(PY) -m pytest -n auto --dist worksteal -q --durations=10 $(PYTEST_ARGS); status=$$?; \
+	echo "make test: $$(( $$(date +%s) - start )) s of wall time"; exit $$status
+
+# The fast subset while working: no browser, no test over 10 s, no outside services, no install.
+quick:
+	@start=$$(date +%s); scripts/setup test && \
+	$(PY) -m pytest -n auto --dist worksteal -q -m "not e2e and not slow and not services and not install" \
+	  --durations=5 $(PYTEST_ARGS); status=$$?; \
+	echo "make quick: $$(( $$(date +%s) - start )) s of wall time"; exit $$status
 
 bench: setup
 	$(PY) -m tests.bench

@@ -1,16 +1,21 @@
 """The application factory: settings, database, mail, pages and commands."""
 from __future__ import annotations
 
-from flask import Flask, request
+import logging
+
+import peewee as pw
+from flask import Flask, current_app, request
 
 from . import config as settings_module
 from .web import i18n
 from . import package
-from .db.database import bind, end_request, parts_of
+from .db.database import bind, discard_connection, end_request, parts_of
 from .logs import redact_flask_logs
 from .mail import compose
 from .mail.mailer import mail
 from .db.models import db
+
+log = logging.getLogger(__name__)
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -39,6 +44,9 @@ def create_app(config: dict | None = None) -> Flask:
     register_blueprints(app)
     from .ops.cli import register_commands
     register_commands(app)
+    from .ops.admin import deploy_file_findings
+    from .play import health
+    health.HOST_CHECKS["deploy files"] = deploy_file_findings   # /health as pbem check
     return app
 
 
@@ -107,6 +115,9 @@ def _database_per_request(app: Flask) -> None:
             return                      # /health connects itself, to say when it cannot
         db.connect(reuse_if_open=True)
 
+    for unreachable in DATABASE_DOWN:
+        app.register_error_handler(unreachable, database_down_page)
+
     @app.teardown_request
     def close(exc):
         # Every request ends its transaction, whatever happened in it: after a failure the
@@ -123,3 +134,37 @@ def _security_headers(app: Flask) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers.setdefault("Cache-Control", "no-store")
         return response
+
+
+DATABASE_DOWN = (pw.OperationalError, pw.InterfaceError)   # peewee's words for "cannot reach it"
+RETRY_AFTER = 30            # seconds a visitor is asked to wait while the database is down
+
+
+def database_down_page(exc):
+    """503 with Retry-After while the database cannot be reached (a PostgreSQL restarting, a
+    network gone, SQLite's disk full or its lock held too long), not 500: the request may be
+    made again. The connection goes, the pool's idle ones with it; the log gets one line."""
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    log.warning("%s %s: the database cannot be used: %s: %s", request.method, request.path,
+                type(exc).__name__, first[:300])
+    discard_connection(pool_too=True)
+    title, description = "The server cannot reach its database", "Please try again in a minute."
+    try:
+        from flask_babel import gettext as _
+        title, description = _(title), _(description)
+    except Exception:  # noqa: BLE001 - no language to be had: English
+        pass
+    if request.path.startswith("/api/"):
+        from flask import jsonify
+        response = jsonify({"error": f"{title}. {description}"})
+    else:
+        try:
+            from flask import render_template
+            response = current_app.make_response(
+                render_template("error.html", title=title, description=description))
+        except Exception:  # noqa: BLE001 - the page must not fail: plain words then
+            response = current_app.make_response(f"{title}. {description}\n")
+            response.mimetype = "text/plain"
+    response.status_code = 503
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response

@@ -8,10 +8,9 @@ EnvironmentFile; a variable already set in the environment wins over the file.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import os
-import zlib
-from collections import Counter
 from pathlib import Path
 
 DEFAULTS = {
@@ -55,7 +54,13 @@ DEFAULTS = {
     "HOST_WAIT_DAYS": 7,                  # without a pace: days a seat waits before the host
                                           # may play its default move or hand it over
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
+    "DISK_FREE_MIN_MB": 200,              # SQLite: less free space beside the database is a
+                                          # problem for /health and pbem check (writes fail
+                                          # "database or disk is full" when it runs out)
     "WEBHOOK_ALLOW_PRIVATE": False,       # true: chat webhooks may post to private addresses
+    "WEBHOOK_TIMEOUT": 10.0,              # seconds one chat post may take in all
+    "WEBHOOK_SECONDS_PER_PASS": 30.0,     # seconds of chat posts in one pass of the mail worker;
+                                          # the posts left over go in the next pass
     # Moves by answering the turn mail (issue 20): turns@example.org makes every turn mail's
     # Reply-To turns+<reply id>@example.org; replies come in by `pbem mail receive` (a pipe)
     # or from the IMAP mailbox below (`pbem mail fetch`, and the mail worker when it is set).
@@ -80,41 +85,89 @@ class SettingsError(RuntimeError):
 
 
 MIN_SECRET_KEY_LENGTH = 32
-MIN_SECRET_KEY_BITS = 90      # secrets.token_urlsafe(48) scores ~340, 32 random hex digits 95-160
-# The characters' spread (Shannon) runs low on a short sample: a real draw of 32 random hex
-# digits scored 85 (4s and 7s, 8 each). It is held to less: it is there for keys of a few
-# characters (aaaa..., abab...); what repeats is zlib's to find.
-MIN_SECRET_KEY_SPREAD = 72
+# 2^72 guesses: some 15,000 years of a graphics card trying 10^10 keys a second. The estimate
+# of a random key lies above (lowest in December 2026's draws: 32 random hex digits 87 bits of
+# 5,000, secrets.token_urlsafe(24) 95 of 3,000, token_urlsafe(48) 193 of 2,000), of keys
+# built from runs, repeats, sequences, keyboard walks, dates and dictionary words below (under
+# 20 bits for "password" x 4, about 60 for five common words with dashes between them).
+MIN_SECRET_KEY_BITS = 72
 # Keys that are published (deploy/pbem.env.example, the development key): never secret.
 PUBLISHED_SECRET_KEYS = {"change-me-to-64-random-characters", DEV_SECRET_KEY}
+# Words an attacker of this server tries first (zxcvbn's "user inputs").
+SITE_WORDS = ["pbem", "play-by-email", "playbyemail", "secret", "key", "change-me", "tigris",
+              "euphrates", "assyria"]
+ESTIMATED_LENGTH = 72            # zxcvbn refuses (and would be slow on) longer inputs
 
 
 def secret_key_bits(key: str) -> float:
-    """A low estimate of the key's entropy in bits, the smaller of two (see key_estimates)."""
-    return min(key_estimates(key))
+    """An estimate of the guesses a smart attacker needs for `key`, in bits: zxcvbn's, which
+    finds the runs, repeats, sequences, keyboard walks, dates and dictionary words a key is
+    built from and prices each (what is left is priced as random characters). zxcvbn prices a
+    space or a dash between words as a random character, so a key with characters other than
+    letters and digits is estimated by its letters and digits, plus a choice among the
+    printable others for each one it uses (where they stand is not priced: low for a random
+    key, which stays far above the bar). Runs of one character (aaaabbbb...) are priced as
+    the key without them plus a length for each length they have."""
+    separators = {c for c in key if not c.isalnum()}
+    letters_and_digits = "".join(c for c in key if c.isalnum())
+    bits = _estimate_with_runs(letters_and_digits)
+    return bits + len(separators) * math.log2(SEPARATOR_CHOICES)
 
 
-def key_estimates(key: str) -> tuple[float, float]:
-    """(its length times the Shannon entropy of its characters: `a` x 32 scores 0, what zlib
-    needs to write it: a key repeating a shorter part compresses, `secret` x 6 scores 72)."""
-    counts = Counter(key)
-    shannon = -sum(n / len(key) * math.log2(n / len(key)) for n in counts.values()) * len(key)
-    compressed = 8 * (len(zlib.compress(key.encode("utf-8"), 9)) - len(zlib.compress(b"", 9)))
-    return max(0.0, shannon), max(0.0, compressed)
+def _estimate_with_runs(text: str) -> float:
+    runs = [len(list(run)) for _, run in itertools.groupby(text)]
+    bits = _estimate(text)
+    if runs and max(runs) >= 3:             # zxcvbn prices each run, and the next, as a guess
+        collapsed = "".join(c for c, _ in itertools.groupby(text))
+        bits = min(bits, _estimate(collapsed) + len(set(runs)) * math.log2(len(text)))
+    return bits
+
+
+SEPARATOR_CHOICES = 33          # the printable ASCII characters that are not letters or digits
+
+
+def _estimate(text: str) -> float:
+    """zxcvbn's guesses for `text` in bits; a text longer than zxcvbn takes is estimated by
+    its hardest stretch of 72 characters."""
+    from zxcvbn import zxcvbn
+    if not text:
+        return 0.0                  # zxcvbn fails on an empty text
+    stretches = {text[start:start + ESTIMATED_LENGTH]
+                 for start in range(0, len(text), ESTIMATED_LENGTH)}
+    stretches.add(text[-ESTIMATED_LENGTH:])         # the last one a whole stretch too
+    return max(math.log2(zxcvbn(stretch, user_inputs=SITE_WORDS)["guesses"])
+               for stretch in stretches)
+
+
+def _patterns(key: str) -> list[str]:
+    """What zxcvbn found the key's first 72 characters made of, in words."""
+    from zxcvbn import zxcvbn
+    names = {"repeat": "a repeat", "sequence": "a sequence", "dictionary": "a word",
+             "spatial": "a keyboard walk", "date": "a date", "regex": "a year"}
+    found = []
+    letters_and_digits = "".join(c for c in key if c.isalnum())[:ESTIMATED_LENGTH]
+    for match in (zxcvbn(letters_and_digits, user_inputs=SITE_WORDS)["sequence"]
+                  if letters_and_digits else []):
+        name = names.get(match["pattern"])
+        if name and name not in found:
+            found.append(name)
+    return found
 
 
 def secret_key_weakness(key: str) -> str | None:
     """Why `key` cannot sign links in production, or None when it can: checked when the app
-    starts, and by `pbem check`."""
+    starts, and by `pbem check` (each adds how to make a good key)."""
     if any(published in key.strip().lower() for published in PUBLISHED_SECRET_KEYS):
         return "is the published example value"
     if len(key) < MIN_SECRET_KEY_LENGTH:
         return f"is shorter than {MIN_SECRET_KEY_LENGTH} characters"
-    spread, compressed = key_estimates(key)
-    if spread < MIN_SECRET_KEY_SPREAD or compressed < MIN_SECRET_KEY_BITS:
-        bits = min(spread, compressed)
-        return (f"is too easy to guess (about {bits:.0f} bits of entropy, at least "
-                f"{MIN_SECRET_KEY_BITS} are needed: use random characters)")
+    bits = secret_key_bits(key)
+    if bits < MIN_SECRET_KEY_BITS:
+        made_of = _patterns(key)
+        return ("is too easy to guess"
+                + (f" (built from {', '.join(made_of)})" if made_of else "")
+                + f": about {bits:.0f} bits, at least {MIN_SECRET_KEY_BITS} are needed. "
+                  "Use random characters only")
     return None
 
 

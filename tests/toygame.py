@@ -113,6 +113,26 @@ class Duel:
     def load(self, data):
         return copy.deepcopy(data)
 
+    def determinize(self, view, seat, rng):
+        """A state whose view for `seat` is `view`: the cards it cannot see (the other hands,
+        the deck) dealt at random from `rng` (the leak test redraws a seat's secrets so)."""
+        players = len(view["hand_sizes"])
+        shown = view["hands"] or [view["hand"] if s == seat else None for s in range(players)]
+        known = {card for hand in shown if hand for card in hand} | {view["attack"]}
+        unseen = [card for card in range(1, 6 * players + 7) if card not in known]
+        rng.shuffle(unseen)
+        hands = []
+        for other, size in enumerate(view["hand_sizes"]):
+            hands.append(list(shown[other]) if shown[other] is not None
+                         else sorted(unseen[:size]))
+            unseen = unseen[0 if shown[other] is not None else size:]
+        waiting = view["to_act"][0] if view["to_act"] else 0
+        active = waiting if view["attack"] is None else (waiting - 1) % players
+        return {"players": players, "deck": unseen, "hands": hands, "scores": list(view["scores"]),
+                "active": active, "turn": 0, "attack": view["attack"], "rounds": 99,
+                "open_hands": view["hands"] is not None and not view["over"],
+                "over": view["over"]}
+
     def default_action(self, s, seat):
         """At a deadline: attack with the lowest card; a defender yields."""
         if s["attack"] is None:

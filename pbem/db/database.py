@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import fcntl
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -12,7 +13,7 @@ from playhouse.pool import PooledDatabase, PooledPostgresqlDatabase
 
 from .. import package
 from ..config import SettingsError
-from .models import db
+from .models import db, utcnow
 
 MIGRATIONS = package.folder("migrations")
 SQLITE_PRAGMAS = {
@@ -87,6 +88,16 @@ def bind(url: str, parts: dict | None = None) -> pw.Database:
 
 def is_sqlite() -> bool:
     return isinstance(db.obj, pw.SqliteDatabase)
+
+
+def database_now() -> dt.datetime:
+    """The database's clock (UTC, naive): the one clock every host of a PostgreSQL database
+    shares, so that a host whose clock is off neither plays deadlines early nor judges the
+    others' heartbeats by its own time. An SQLite database has no server: every process using
+    it runs on its host, and its clock is that host's."""
+    if is_sqlite():
+        return utcnow()
+    return db.obj.execute_sql("SELECT statement_timestamp() AT TIME ZONE 'UTC'").fetchone()[0]
 
 
 MIGRATION_LOCK = 0x70626D02        # PostgreSQL advisory lock: one `pbem db upgrade` at a time
@@ -231,3 +242,12 @@ def write_transaction():
         return db.obj.atomic("IMMEDIATE")
     return db.obj.atomic()
 
+
+def read_snapshot():
+    """One consistent view for a reader of several rows: whatever commits meanwhile stays out
+    of it. SQLite: a deferred transaction (in WAL mode its snapshot is taken at the first read
+    and writers go on); PostgreSQL: a REPEATABLE READ transaction. Inside a transaction
+    already, the reader shares that one."""
+    if is_sqlite():
+        return db.obj.atomic()
+    return db.obj.atomic(isolation_level="REPEATABLE READ")

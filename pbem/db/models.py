@@ -219,14 +219,18 @@ class Outbox(BaseModel):
 
 
 class Heartbeat(BaseModel):
-    """When each process that sends mail (a mail worker, a cron `mail send`) last finished a
-    pass, and whether it said goodbye, for /health."""
-    kind = pw.CharField(max_length=40)          # "mail worker" | "mail send"
+    """When each process that sends mail or plays the computers (a mail worker, a cron
+    `mail send` or `pbem bots`) last finished a pass, by the database's clock, and whether it
+    said goodbye; the last read of the replies' IMAP mailbox (kind "imap"), for /health."""
+    kind = pw.CharField(max_length=40)          # "mail worker" | "mail send" | "bots" | "imap"
     host = pw.CharField(max_length=255)
     pid = pw.IntegerField()                     # 0 for a one-shot command (one row per host)
     started_at = pw.DateTimeField()
     beat_at = pw.DateTimeField()
     stopped_at = pw.DateTimeField(null=True)    # set by a worker that stopped cleanly
+    clock_ahead = pw.FloatField(null=True)      # seconds its clock was ahead of the database's
+    error = pw.TextField(default="")            # "imap": the last read's error ("" when fine)
+    lost_at = pw.DateTimeField(null=True)       # a later worker on its host found it gone
 
     class Meta:
         indexes = ((("host", "pid", "kind"), True),)

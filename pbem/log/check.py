@@ -1,6 +1,7 @@
 """`pbem games check FILE`: a game record checked offline, with no database and no settings.
 
-What it confirms, in this order (README, "Checking a game record", states the scheme):
+What it confirms, in this order (docs/players.md, "Fair play: the shuffle is committed at the
+start", states the scheme):
 - the record's shape and every event's fields (`importing.check_record`, the import's guards);
 - the hash chain: each event's hash is sha256(previous hash + canonical JSON of the event);
 - the commitment: sha256("pbem-commit-1:" + salt + ":" + str(seed)) of the seed and salt the

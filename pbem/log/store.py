@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import Refusal
-from ..db.database import is_sqlite, write_transaction
+from ..db.database import is_sqlite, read_snapshot, write_transaction
 from ..games import RULES, IllegalAction
 from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
@@ -361,10 +361,34 @@ def replay(game: Game, upto: int | None = None):
                                     event.timeout)
 
 
+@dataclass
+class Verified:
+    game: Game              # the game's row as it was verified
+    problems: list[str]     # none: its log is sound
+
+
 def verify(game: Game, keep: bool = True) -> list[str]:
+    """Problems found in `game` as it stands now (see `verified`)."""
+    return verified(game.id, keep).problems
+
+
+def verified(game_id: int, keep: bool = True) -> Verified:
     """Problems found: a broken hash chain, a gap in seq, or a snapshot or replay checkpoint
-    the log does not rebuild. A sound log's missing checkpoints are kept (`keep`): games from
-    before checkpoints existed get theirs at their first verify."""
+    the log does not rebuild. The game's row, its checkpoints and its log are read in one
+    snapshot (`read_snapshot`), so moves made meanwhile on a running server are neither half
+    seen nor taken for a broken game. A sound log's missing checkpoints are kept (`keep`):
+    games from before checkpoints existed get theirs at their first verify."""
+    with read_snapshot():
+        game = get_game(game_id)
+        problems, missing = _problems(game)
+    if keep and missing and not problems:
+        with write_transaction():
+            keep_checkpoints(game, missing)
+    return Verified(game, problems)
+
+
+def _problems(game: Game) -> tuple[list[str], list]:
+    """(problems of the game's log, the checkpoints it lacks), read in the caller's snapshot."""
     problems, prev, expected_seq, state = [], "", 0, None
     rules = rules_of(game)
     points = {point.seq: point for point in Checkpoint.select().where(Checkpoint.game == game.id)}
@@ -387,7 +411,7 @@ def verify(game: Game, keep: bool = True) -> list[str]:
             prev, expected_seq = event.hash, event.seq + 1
     except IllegalAction as exc:
         problems.append(f"event {expected_seq}: the rules reject it on replay: {exc}")
-        return problems
+        return problems, missing
     if prev != game.head_hash:
         problems.append("the game's head hash is not the hash of its last event")
     if expected_seq - 1 != game.seq:
@@ -396,10 +420,7 @@ def verify(game: Game, keep: bool = True) -> list[str]:
         problems.append("the snapshot differs from the state the log replays to")
     if points:
         problems.append(f"replay checkpoints after the end of the log (move {min(points)})")
-    if keep and missing and not problems:
-        with write_transaction():
-            keep_checkpoints(game, missing)
-    return problems
+    return problems, missing
 
 
 # -- export and import ---------------------------------------------------------------------------

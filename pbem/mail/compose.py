@@ -498,9 +498,13 @@ def _digest(row, game, context):
 
 
 def _dropped(row, game, context):
+    """The drop mail, with the link that brings the player back (none in the rows queued
+    before it carried one)."""
     seats = _seats(game)
+    token = context.get("token")
     return subject(game), dict(seat=seats[row.seat], missed=context.get("missed", 0),
-                               by_host=context.get("by_host", False))
+                               by_host=context.get("by_host", False),
+                               link=turn_url(token) if token else None)
 
 
 def _webhook(row, game, context):

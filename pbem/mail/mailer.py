@@ -298,7 +298,8 @@ def send_due(limit: int = 100, now: dt.datetime | None = None,
              stop: threading.Event | None = None) -> dict:
     """One pass over the outbox; counts of sent, retry and failed rows.
     `now` lets a test stand later in time, as if the backoff had passed; once `stop` is set
-    the rows not sent yet go back to the queue."""
+    the rows not sent yet go back to the queue. The mail goes first, then the chat posts
+    within their time for the pass: a slow chat server never holds any game's mail."""
     redact_sent_before()
     fresh.answer_home_requests()        # /me's requests: their home links go out in this pass
     now = now or utcnow()
@@ -306,15 +307,26 @@ def send_due(limit: int = 100, now: dt.datetime | None = None,
     rows = claim(limit, now)
     posts = [row for row in rows if row.kind == webhooks.KIND]
     rows = [row for row in rows if row.kind != webhooks.KIND]
+    try:
+        _mail_all(rows, now, counts, stop)
+    except BaseException:
+        _release_unsent(posts)
+        raise
     _post_all(posts, now, counts, stop)
+    return counts
+
+
+def _mail_all(rows: list[Outbox], now: dt.datetime, counts: dict,
+              stop: threading.Event | None) -> None:
+    """The mail of one pass over one SMTP connection."""
     if not rows:
-        return counts
+        return
     try:
         connection = mail.connect().__enter__()
     except (OSError, smtplib.SMTPException) as exc:   # refused, timed out, or greeted with 4xx/5xx
         for row in rows:
             counts[_mark_failed(row, _as_temporary(exc), now)] += 1
-        return counts
+        return
     try:
         for row in rows:
             if stop is not None and stop.is_set():
@@ -345,15 +357,21 @@ def send_due(limit: int = 100, now: dt.datetime | None = None,
             connection.__exit__(None, None, None)
         except (OSError, smtplib.SMTPException):
             pass
-    return counts
 
 
 def _post_all(posts: list[Outbox], now: dt.datetime, counts: dict,
               stop: threading.Event | None) -> None:
-    """Chat posts go over HTTP, not SMTP: each on its own, whatever the mail server does."""
+    """Chat posts go over HTTP, not SMTP: each on its own, whatever the mail server does. A
+    post starts only while a whole post's time (PBEM_WEBHOOK_TIMEOUT) is left of the pass's
+    (PBEM_WEBHOOK_SECONDS_PER_PASS); the ones left over go back to the queue, untried, for the
+    next pass, so slow receivers hold the worker at most that long."""
+    pass_ends = time.monotonic() + float(current_app.config["WEBHOOK_SECONDS_PER_PASS"])
     try:
-        for row in posts:
+        for tried, row in enumerate(posts):         # one post a pass, whatever the settings
             if stop is not None and stop.is_set():
+                break
+            if tried and pass_ends - time.monotonic() < webhooks.timeout():
+                log.info("mail: %d chat posts wait for the next pass", len(posts) - tried)
                 break
             try:
                 if not row.rendered:
@@ -467,7 +485,9 @@ def _poll_replies() -> None:
         counts = inbound.fetch()
     except (OSError, imaplib.IMAP4.error) as exc:
         log.warning("replies: the IMAP mailbox cannot be read: %s: %s", type(exc).__name__, exc)
+        health.replies_read(f"{type(exc).__name__}: {exc}")     # /health and pbem check say so
         return
+    health.replies_read()
     if counts:
         log.info("replies: %s", ", ".join(f"{n} {word}" for word, n in sorted(counts.items())))
 

@@ -97,28 +97,15 @@ def database_findings(settings: dict) -> list[Finding]:
     try:
         kind = "SQLite" if isinstance(db.obj, pw.SqliteDatabase) else "PostgreSQL"
         found = [Finding("ok", f"the {kind} database answers")]
-        pending = health.pending_migrations()
-        if pending:
-            found.append(Finding("problem", "migrations not applied: " + ", ".join(pending)
-                                            + " (run pbem db upgrade)"))
-            return found
-        found.append(Finding("ok", "the schema is up to date"))
-        found += _queue_findings()
-        return found
+        report = health.report(settings, host_checks=False)    # deploy files: deploy_findings
+        if report["migrations"]["current"]:
+            found.append(Finding("ok", "the schema is up to date"))
+        return found + [Finding(entry["severity"], entry["text"])
+                        for entry in report["findings"]]
     finally:
         db.close()
         if hasattr(db.obj, "close_all"):
             db.obj.close_all()
-
-
-def _queue_findings() -> list[Finding]:
-    report = health.report()
-    found = [Finding("note", problem) for problem in report["problems"]]
-    failed = report["mail"]["failed"] if report["mail"] else 0
-    if failed:
-        found.append(Finding("note", f"{failed} mails failed for good (pbem mail list --failed; "
-                                     "pbem mail retry --failed once the cause is fixed)"))
-    return found
 
 
 def smtp_connection(settings: dict) -> smtplib.SMTP:
@@ -175,6 +162,14 @@ def deploy_findings(environ, gunicorn_conf=None, nginx_site=None) -> list[Findin
     except OSError:
         text = ""
     return deploy_files.findings(environ, path, text, Finding, gunicorn_conf, nginx_site)
+
+
+def deploy_file_findings() -> list:
+    """The installed deploy files as /health sees them (where the environment or the guide
+    puts them): its problems and notes, as `pbem check` says them."""
+    import os
+    return [health.Finding(found.level, "deploy files", found.text)
+            for found in deploy_findings(os.environ) if found.level != "ok"]
 
 
 def check(environ, gunicorn_conf: str | None = None, nginx_site: str | None = None
@@ -326,8 +321,11 @@ def sqlite_path(url: str) -> Path:
 
 def integrity(path: Path) -> str | None:
     """Why `path` is not a whole pbem SQLite database, or None when it is."""
-    if not path.is_file():
-        return f"{path} does not exist"
+    try:
+        if not path.is_file():
+            return f"{path} does not exist"
+    except OSError as exc:              # a folder this user may not enter
+        return f"cannot read {path}: {exc.strerror or exc}"
     try:
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -361,11 +359,18 @@ def copy_sqlite(source: Path, target: Path, single_file: bool = False) -> None:
         src.close()
 
 
-def backup(url: str, target: Path, force: bool = False) -> None:
+def backup(url: str, target: Path, force: bool = False) -> bool:
+    """Copy the SQLite database at `url` to `target` (a consistent copy, checked); whether
+    it made `target`'s folder. A folder this user may not enter or write is said in words."""
     source = sqlite_path(url)
     if not source.is_file():
         raise OpsError(f"there is no database at {source}")
-    if target.exists() and not force:
+    try:
+        exists = target.exists()          # a folder this user may not enter: PermissionError
+        made_folder = not target.parent.is_dir()
+    except OSError as exc:
+        raise OpsError(_unwritable(target.parent, exc)) from None
+    if exists and not force:
         raise OpsError(f"{target} exists already (pass --force to replace it)")
     if target.resolve() == source.resolve():
         raise OpsError("the backup cannot be the database itself")
@@ -381,6 +386,7 @@ def backup(url: str, target: Path, force: bool = False) -> None:
         partial.unlink()
         raise OpsError(f"the copy failed its check: {problem}")
     partial.replace(target)
+    return made_folder
 
 
 def _unwritable(folder: Path, exc: BaseException) -> str:
@@ -527,11 +533,14 @@ def restore(url: str, backup_file: Path, force: bool = False) -> None:
         raise OpsError("will not restore: the backup holds schema objects pbem did not create: "
                        + ", ".join(foreign[:SHOWN_OBJECTS]) + (f" and {more} more" if more > 0 else "")
                        + f". Nothing was changed; restore a backup made by pbem backup")
-    if target.exists() and target.stat().st_size and not force:
-        raise OpsError(f"{target} exists (a live database?): stop pbem-web and pbem-mail, "
-                       "then pass --force to overwrite it")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    copy_sqlite(backup_file, target)
+    try:
+        if target.exists() and target.stat().st_size and not force:
+            raise OpsError(f"{target} exists (a live database?): stop pbem-web and pbem-mail, "
+                           "then pass --force to overwrite it")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        copy_sqlite(backup_file, target)
+    except (OSError, sqlite3.Error) as exc:
+        raise OpsError(f"cannot write the database {target}: {exc}") from None
 
 
 def mail_after_restore():
@@ -545,4 +554,6 @@ def mail_after_restore():
 
 
 def verify_all() -> list[tuple[Game, list[str]]]:
-    return [(game, store.verify(game)) for game in Game.select().order_by(Game.id)]
+    """(game as verified, its problems) of every game, each read in one snapshot."""
+    checked = [store.verified(row.id) for row in Game.select(Game.id).order_by(Game.id)]
+    return [(one.game, one.problems) for one in checked]

@@ -12,11 +12,12 @@ from email.utils import parseaddr
 from pathlib import Path
 
 import click
+import peewee as pw
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from .. import __version__
-from ..db import database
+from ..db import database, releases
 from ..play import health, moves, outbox, pace, records, webhooks
 from ..mail import mailer
 from ..log import store
@@ -67,21 +68,94 @@ def main() -> None:
     cli(prog_name="pbem")
 
 
-def _connected(func):
+def _connected(func=None, *, schema: bool = True):
     """Run a command with the database open (and closed afterwards); a refusal is the
-    command's one-line message and exit status 1, never a traceback."""
+    command's one-line message and exit status 1, never a traceback. So is a database that
+    cannot be reached, and, unless `schema` is False (the db commands), one that has no pbem
+    tables or not the migrations this pbem needs: the command then changes nothing."""
+    if func is None:
+        return functools.partial(_connected, schema=schema)
+
     @functools.wraps(func)
     @with_appcontext
     def wrapper(*args, **kwargs):
-        db.connect(reuse_if_open=True)
+        _open_database(schema)
         try:
             return func(*args, **kwargs)
         except Refusal as refusal:
             raise click.ClickException(str(refusal)) from None
+        except pw.DatabaseError as exc:
+            logging.getLogger(__name__).debug("%s failed", func.__name__, exc_info=True)
+            explained = _explain_database_error(exc, schema)
+            if explained is not None:
+                raise click.ClickException(explained) from None
+            if isinstance(exc, (pw.OperationalError, pw.InterfaceError)):  # locked, disk full
+                raise click.ClickException(f"the database cannot be used: {_one_line(exc)}") \
+                    from None
+            raise
         finally:
             if not db.is_closed():
                 db.close()
     return wrapper
+
+
+def _where() -> str:
+    """The database this pbem uses, without its password: a file, or user@host:port/name."""
+    if database.is_sqlite():
+        return db.obj.database
+    params = db.obj.connect_params
+    return (f"{params.get('user', '')}{'@' if params.get('user') else ''}"
+            f"{params.get('host', 'localhost')}:{params.get('port', 5432)}/{db.obj.database}")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _open_database(schema: bool) -> None:
+    """Connect, or say in one line why not. Only `pbem db upgrade` makes an SQLite file."""
+    if (schema and database.is_sqlite() and db.obj.database != ":memory:"
+            and not Path(db.obj.database).is_file()):
+        raise click.ClickException(f"there is no database at {db.obj.database} "
+                                   "(PBEM_DATABASE_URL): pbem db upgrade makes it")
+    try:
+        db.connect(reuse_if_open=True)
+        tables = db.get_tables() if schema else None
+    except pw.DatabaseError as exc:
+        database.discard_connection()
+        raise click.ClickException(f"cannot reach the database {_where()}: "
+                                   f"{_first_line(exc)}") from None
+    if tables is not None and "migratehistory" not in tables:
+        db.close()
+        raise click.ClickException(f"the database {_where()} has no pbem tables: run "
+                                   "pbem db upgrade")
+
+
+def _explain_database_error(exc: pw.DatabaseError, schema: bool) -> str | None:
+    """A database error a command met, in one line when it has a cause an operator can
+    act on: the connection went away, or (`schema`: not for the db commands, which change
+    it) the schema is not this pbem's: migrations missing, or a newer release's. None for
+    anything else."""
+    database.discard_connection(pool_too=True)
+    try:
+        db.connect(reuse_if_open=True)
+        applied = set(database.applied()) if schema else None
+    except pw.DatabaseError:
+        return f"lost the database {_where()}: {_first_line(exc)}"
+    if applied is None:
+        return None
+    known = set(health.known_migrations())
+    missing, unknown = sorted(known - applied), sorted(applied - known)
+    if missing:
+        return (f"the database {_where()} lacks migrations this pbem ({__version__}) needs: "
+                f"{', '.join(missing)}; run pbem db upgrade, or install the release the "
+                f"database belongs to ({_first_line(exc)})")
+    if unknown:
+        return (f"the database {_where()} has migrations this pbem ({__version__}) does not "
+                f"know: {', '.join(unknown)}; install the newer release again, or roll back "
+                f"with it (deploy/README.md, Upgrades) ({_first_line(exc)})")
+    return None
 
 
 # -- pbem db ---------------------------------------------------------------------------------------
@@ -92,7 +166,7 @@ def db_group():
 
 
 @db_group.command("upgrade")
-@_connected
+@_connected(schema=False)
 def db_upgrade():
     """Apply the migrations not yet applied (safe to run again)."""
     applied = database.upgrade()
@@ -100,26 +174,83 @@ def db_upgrade():
 
 
 @db_group.command("rollback")
-@click.option("--to", "to", required=True, metavar="NNN",
+@click.option("--release", "release", default=None, metavar="X.Y.Z",
+              help="The release to go back to (the one installed before this one): the "
+                   "migrations it did not ship are undone, newest first.")
+@click.option("--to", "to", default=None, metavar="NNN",
               help="The migration to go back to (its number or name): the ones applied after "
                    "it are undone, newest first; it stays. 000 undoes every one.")
-@click.option("--yes", is_flag=True, help="Do not ask (for scripts).")
-@_connected
-def db_rollback(to, yes):
-    """Undo the migrations newer than NNN, newest first, after saying which and asking.
-    Run it with the newer pbem still installed (the older one does not know its migrations),
-    with the services stopped."""
+@click.option("--yes", is_flag=True,
+              help="Do not ask (for scripts): refused when it would undo more than this "
+                   "release brought since the previous one.")
+@_connected(schema=False)
+def db_rollback(release, to, yes):
+    """Undo the migrations newer than a release's (--release) or than NNN (--to), newest
+    first, after saying which and asking. Run it with the newer pbem still installed (the older
+    one does not know its migrations), with the services stopped."""
+    if (release is None) == (to is None):
+        raise click.UsageError("name the release to go back to (--release X.Y.Z) or a "
+                               "migration (--to NNN)")
     try:
+        if release is not None:
+            to = _release_target(release)
         undo = database.to_undo(to)
-    except ValueError as exc:
+    except (ValueError, releases.UnknownRelease) as exc:
         raise click.ClickException(str(exc))
     if not undo:
-        click.echo(f"nothing to undo: {to} is the newest migration applied")
+        newest = (database.applied() or ["none"])[-1]
+        click.echo(f"nothing to undo: the newest migration applied is {newest}"
+                   + (f" ({release}'s newest: {releases.newest_migration(release)})"
+                      if release else ""))
         return
+    older = _older_releases_in(undo)
+    if older and yes:
+        span = older[0] + (f" ... {older[-1]}" if len(older) > 1 else "")
+        raise click.ClickException(
+            f"refused: --yes undoes only what pbem {__version__} brought since {_previous()} "
+            f"(the migrations after {_floor()}); going back to {to} would also undo "
+            f"{len(older)} migration(s) of older releases ({span}) and their data. Nothing "
+            f"was undone. Roll back to {_previous()} (--release {_previous()}), or run it "
+            "without --yes to be asked")
     click.echo("this undoes, newest first: " + ", ".join(undo))
+    if older:
+        click.echo(f"careful: that goes back past {_previous()} (its newest migration is "
+                   f"{_floor()}): the data of the older releases' migrations is lost")
     if not yes:
         click.confirm("undo them?", abort=True)
     click.echo("rolled back: " + ", ".join(database.rollback(to)))
+
+
+def _previous() -> str | None:
+    """The release before the installed pbem."""
+    return releases.previous(__version__)
+
+
+def _floor() -> str | None:
+    """The newest migration of the release before the installed pbem."""
+    return releases.newest_migration(_previous()) if _previous() else None
+
+
+def _older_releases_in(undo: list[str]) -> list[str]:
+    """The migrations of `undo` that releases before the installed pbem shipped."""
+    floor = _floor()
+    if floor is None:
+        return []
+    return [m for m in undo if releases.number(m) <= releases.number(floor)]
+
+
+def _release_target(release: str) -> str:
+    """The migration to go back to for `release`: its newest, when it is older than this pbem.
+    An older database (that never had it) has nothing to undo."""
+    if releases.order(release) >= releases.order(__version__):
+        raise click.ClickException(f"pbem {__version__} is installed: --release names an older "
+                                   f"release to go back to (the previous one is "
+                                   f"{releases.previous(__version__) or 'none'})")
+    newest = releases.newest_migration(release)
+    applied = database.applied()
+    if newest not in applied and all(m < newest for m in applied):
+        return applied[-1] if applied else "000"
+    return releases.number(newest)
 
 
 # -- pbem games ------------------------------------------------------------------------------------
@@ -267,11 +398,12 @@ def games_verify(game_id, all_games, quiet):
     """Replay games from their logs; check the hash chains and the snapshots."""
     if game_id is None and not all_games:
         raise click.UsageError("name a game id or pass --all")
-    query = Game.select().order_by(Game.id)
-    games = list(query) if all_games else [_get(game_id)]
+    ids = [row.id for row in Game.select(Game.id).order_by(Game.id)] if all_games \
+        else [_get(game_id).id]
     bad = 0
-    for game in games:
-        problems = store.verify(game)
+    for verified_id in ids:      # each game read in one snapshot, as it stands when its turn comes
+        checked = store.verified(verified_id)
+        game, problems = checked.game, checked.problems
         bad += bool(problems)
         status = "ok" if not problems else "BROKEN"
         if problems or not quiet:
@@ -396,10 +528,20 @@ def bots_command(now):
     of mail worker and pbem dev); exits 1 when a game failed."""
     from ..play import computers
     counts = computers.run_pass(_parse_now(now))
+    health.beat(health.BOTS)        # from cron: /health sees the computers played
     click.echo(f"{counts['moves']} computer moves, {counts['stale']} dropped as stale, "
                f"{counts['failed']} games failed")
+    _advise("mail worker")
     if counts["failed"]:
         raise SystemExit(1)
+
+
+def _advise(about: str) -> None:
+    """`pbem mail send` and `pbem bots`, run from cron, each say what the other is needed for
+    and not doing: computer seats waiting and no bot pass; mail waiting and no mail sent."""
+    for finding in health.problems_of(current_app.config):
+        if finding.about == about and finding.severity == health.PROBLEM:
+            click.echo(f"PROBLEM  {finding.text}", err=True)
 
 
 @mail_group.command("send")
@@ -417,6 +559,7 @@ def mail_send(now):
             break
     health.beat(health.MAIL_SEND)   # run from cron instead of the worker: /health's heartbeat
     click.echo(f"{total['sent']} sent, {total['retry']} to retry, {total['failed']} failed")
+    _advise("computers")
     if not paced:
         raise SystemExit(1)
 
@@ -486,11 +629,13 @@ def mail_fetch():
     try:
         counts = inbound.fetch()
     except (OSError, ssl.SSLError, imaplib.IMAP4.error) as exc:
+        health.replies_read(_one_line(exc))         # /health and pbem check say so
         raise click.ClickException(f"the IMAP server cannot be read: {_one_line(exc)}") from None
     except Exception as exc:  # noqa: BLE001 - the message stays in the mailbox for next time
         if not database.lost_connection(exc):
             raise
         raise click.ClickException(f"the database is unreachable: {_one_line(exc)}") from None
+    health.replies_read()
     click.echo(", ".join(f"{n} {word}" for word, n in sorted(counts.items())) or "no replies")
 
 
@@ -690,9 +835,11 @@ def backup_command(file, force):
     """Copy the SQLite database to FILE while pbem runs, and check the copy."""
     from . import admin as ops
     try:
-        ops.backup(current_app.config["DATABASE_URL"], file, force)
+        made_folder = ops.backup(current_app.config["DATABASE_URL"], file, force)
     except ops.OpsError as exc:
         raise click.ClickException(str(exc))
+    if made_folder:
+        click.echo(f"made the folder {file.parent}")
     click.echo(f"backed up to {file} ({file.stat().st_size // 1024} KB, integrity ok). "
                "Keep the settings file (its secret key) with it.")
 

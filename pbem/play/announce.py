@@ -10,7 +10,7 @@ from flask import current_app
 
 from ..db.models import Game, Outbox, Seat, utcnow
 from ..log import store
-from . import clock, home, links, outbox, replies, talk, webhooks
+from . import clock, home, links, optout, outbox, replies, talk, webhooks
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -56,6 +56,8 @@ def after_change(game: Game, rules, state, before: list[int],
             outbox.queue(game, seat.index, "over", seat.email, "over", seat.language,
                          seq=game.seq, since=seat.seen_seq, talk=talk.mark_mailed(game, seat))
         return
+    if game.paused_at is not None and clock.nobody_plays(seats):
+        return                  # nobody is asked anything until the host resumes the game
     for index in now:
         if index not in before and seats[index].bot_level is None:   # a computer gets no mail
             turn_mail(game, seats[index], now=at)
@@ -133,9 +135,14 @@ def one_miss_from_drop(game: Game, seat: Seat) -> bool:
 
 def dropped(game: Game, seat: Seat, missed: int, by_host: bool = False) -> None:
     """Tell the player at once that their moves are played for them from now on (`by_host`:
-    the host handed them over), and that any of their links brings them back."""
+    the host handed them over), with a link of its own that brings them back: it, and every
+    link sent after it, answer "I am back" (links.speaks_for_seat, links.issue_back)."""
+    if not seat.email or optout.is_opted_out(seat.email):
+        return
+    config = current_app.config
+    token = links.issue_back(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
     outbox.queue(game, seat.index, "dropped", seat.email, "dropped", seat.language,
-                 missed=missed, by_host=by_host)
+                 token=token, missed=missed, by_host=by_host)
 
 
 def more_time(game: Game, seat: Seat, deadline) -> None:

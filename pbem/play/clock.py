@@ -93,6 +93,27 @@ def after_change(game: Game, to_act: list[int], before: list[int], restart: set[
 
 # -- holds: vacations and paused games ----------------------------------------------------------
 
+def nobody_plays(seats: list[Seat]) -> bool:
+    """Every seat of the game is dropped (its player stopped answering, or the host handed it
+    over): default moves would only answer default moves, in some games for ever, so the
+    game pauses instead (`pause`) until the host resumes it."""
+    return bool(seats) and all(seat.dropped for seat in seats)
+
+
+def pause(game: Game, now: dt.datetime) -> bool:
+    """Stop every clock of the game (the caller holds its lock); False when it was paused
+    already."""
+    if game.paused_at is not None:
+        return False
+    for seat in game.seats.where(Seat.asked_at.is_null(False)):
+        sync_hold(game, seat, vacation_of(seat.email), now)     # end stale holds
+    game.paused_at = now
+    game.save()
+    for seat in game.seats.where(Seat.asked_at.is_null(False)):
+        sync_hold(game, seat, vacation_of(seat.email), now)
+    return True
+
+
 VACATION_OF = Prepared(Vacation, lambda address: Vacation.select()
                        .where(Vacation.email == address).limit(1))
 

@@ -30,8 +30,8 @@ from flask import current_app
 from peewee import fn
 
 from .. import bots
-from ..db.database import lost_connection
-from ..db.models import Game, Seat, Vacation, utcnow
+from ..db.database import database_now, lost_connection
+from ..db.models import Game, Seat, Vacation
 from ..log import store
 from . import clock, moves, pace
 
@@ -81,8 +81,9 @@ def run_pass(now: dt.datetime | None = None, *, seconds: float | None = None,
 
 def decisions(now: dt.datetime | None = None) -> list[Decision]:
     """The decisions the computer is asked now, one per seat, in game and seat order (whether
-    the seat is still to act at that move, `play` sees)."""
-    now = now or utcnow()
+    the seat is still to act at that move, `play` sees); `now`: the database's clock unless
+    given."""
+    now = now or database_now()
     found = []
     for seat in _candidate_seats(now):
         level = clock.computer_level(seat.game, seat, clock.vacation_of(seat.email), now)

@@ -65,7 +65,7 @@ def fresh_link_refusal(game, seat: int, to_act: list[int], through: Link | None 
     since = utcnow() - interval()
     if through is not None:
         latest = links.newest(through.game_id, through.seat)
-        if latest is not None and latest.id != through.id and latest.source != "play_now":
+        if latest is not None and latest.id > through.id and latest.source != "play_now":
             return Refused(410, _("A newer link has been emailed for this seat: use the latest "
                                   "email."))
         # (a newer link opened on the home page was never mailed: any older link may ask)

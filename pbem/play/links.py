@@ -51,6 +51,9 @@ def _serializer(secret_key: str, salt: str) -> URLSafeTimedSerializer:
 # pages say what happened: "mail" (a turn mail, a reminder, the digest), "renew" (the player
 # asked), "resend" and "revoke" (the host), "play_now" (opened on the home page: never mailed).
 SOURCES = ("mail", "renew", "resend", "revoke", "play_now")
+# The link of the mail telling a player their moves are played for them (`issue_back`): it
+# reads and brings them back, never acts, and replaces no link: it is never the seat's newest.
+BACK = "dropped"
 _source: ContextVar[str] = ContextVar("pbem_link_source", default="mail")
 
 
@@ -78,6 +81,19 @@ def issue(secret_key: str, game: Game, seat: int, max_age: int, source: str | No
     return _serializer(secret_key, TURN_SALT).dumps({"g": game.id, "s": seat, "n": nonce})
 
 
+def issue_back(secret_key: str, game: Game, seat: int, max_age: int) -> str:
+    """The link of a drop mail (BACK): it opens the seat's read-only pages and brings its
+    player back ("I am back", `speaks_for_seat`), like every link the seat is sent after it.
+    Born spent, it never acts, and the seat's links stay as they were (its newest is still
+    the one it plays with)."""
+    now = utcnow()
+    nonce = secrets.token_urlsafe(NONCE_BYTES)
+    Link.create(game=game, seat=seat, turn_seq=game.seq, nonce_hash=hash_nonce(nonce),
+                created_at=now, expires_at=now + dt.timedelta(seconds=max_age), source=BACK,
+                spent_at=now, spent_reason=BACK, spent_seq=game.seq, spent_by=BACK)
+    return _serializer(secret_key, TURN_SALT).dumps({"g": game.id, "s": seat, "n": nonce})
+
+
 def spend(game: Game, seats, reason: str, by: str = "") -> None:
     """Spend the live links of `seats` (their turn is over, or the host revoked them), noting
     the move they last saw and, for a turn that ended, who made its last move (`how_ended`)."""
@@ -94,16 +110,16 @@ def spend(game: Game, seats, reason: str, by: str = "") -> None:
 
 
 def revoke(game: Game, seat: int) -> None:
-    """The host's revoke: the seat's live links are spent as revoked; when none is live (the
-    seat is not to act), its newest link is marked revoked all the same, so that every link
-    issued up to now stops opening the seat's read-only pages (`check_readable`)."""
+    """The host's revoke: the seat's live links are spent as revoked, and its latest link (a
+    drop mail's too, `issue_back`) is marked revoked all the same, so that every link issued
+    up to now stops opening the seat's read-only pages (`check_readable`)."""
     live = (Link.select(Link.id)
             .where(Link.game == game, Link.seat == seat, Link.spent_at.is_null()).exists())
     if live:
         spend(game, [seat], "revoked", by="host")
-        return
-    latest = newest(game.id, seat)
-    if latest is not None:
+    latest = (Link.select(Link.id, Link.spent_reason).where(Link.game == game, Link.seat == seat)
+              .order_by(Link.id.desc()).first())
+    if latest is not None and latest.spent_reason != "revoked":
         (Link.update(spent_at=utcnow(), spent_reason="revoked", spent_by="host",
                      spent_seq=fn.COALESCE(Link.spent_seq, game.seq))
          .where(Link.id == latest.id).execute())
@@ -155,6 +171,8 @@ SPENT_MESSAGES = {
     "turn_over": "This link belongs to a turn that is over.",
     "replaced": "A newer link has been emailed for this seat: use the latest email.",
     "revoked": "The host has revoked this link.",
+    BACK: "This link brings you back to the game (“I am back”); your moves are made through "
+          "the links of your turn mails.",
 }
 
 
@@ -250,9 +268,40 @@ def check_newest(secret_key: str, token: str, max_age: int) -> Access:
     return access
 
 
+def check_back(secret_key: str, token: str, max_age: int) -> Access:
+    """A link that may bring its dropped seat's player back ("I am back"): readable (signed,
+    known, not expired, not revoked) and speaking for the seat (`speaks_for_seat`); else
+    LinkError (410 for an older link)."""
+    access = check_readable(secret_key, token, max_age)
+    if not speaks_for_seat(access.link):
+        raise LinkError(410, "replaced", SPENT_MESSAGES["replaced"], link=access.link,
+                        game_id=access.game_id, seat=access.seat)
+    return access
+
+
+def speaks_for_seat(link: Link) -> bool:
+    """Whether `link` may bring its seat's player back: the newest link the seat was sent, or
+    any sent since its drop was mailed, the drop mail's own link included (moves played or
+    asked after the drop issue newer links; the drop mail's must still work). A link from
+    before the drop — an old or forwarded mail — may not, unless it is the newest."""
+    if is_newest(link):
+        return True
+    drop = (Link.select(Link.id).where(Link.game == link.game_id, Link.seat == link.seat,
+                                       Link.source == BACK)
+            .order_by(Link.id.desc()).first())
+    return drop is not None and link.id >= drop.id
+
+
+def has_live(game: Game, seat: Seat) -> bool:
+    """Whether the seat holds a link that acts now (issued, not spent, not expired)."""
+    return (Link.select(Link.id).where(Link.game == game, Link.seat == seat.index,
+                                       Link.spent_at.is_null(), Link.expires_at > utcnow())
+            .exists())
+
+
 def newest(game_id: int, seat: int) -> Link | None:
-    """The latest link issued to `seat` in the game."""
-    return (Link.select().where(Link.game == game_id, Link.seat == seat)
+    """The latest link issued to `seat` in the game to play with (a drop mail's is not)."""
+    return (Link.select().where(Link.game == game_id, Link.seat == seat, Link.source != BACK)
             .order_by(Link.id.desc()).first())
 
 

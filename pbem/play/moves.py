@@ -7,6 +7,7 @@ snapshot, start and stop the clocks, spend and issue links, queue the mails.
 """
 from __future__ import annotations
 
+import logging
 import secrets
 from contextlib import contextmanager
 
@@ -20,18 +21,35 @@ from ..log import store, undo as undoing
 from ..log.store import Applied, NotFound, StaleSeq  # noqa: F401 - what callers catch
 from . import announce, clock, links, outbox
 
+log = logging.getLogger(__name__)
+
 
 def dropped_seats(game: Game, seats: list[Seat] | None = None) -> dict[int, str]:
     """The seats whose default moves are played as soon as they are asked (none while the
-    game is paused, nor where the computer plays for dropped seats), each with why, as its
-    log line says: "handover" (the host handed it over) or "absent" (its player missed too
-    many deadlines); `seats`: the game's seats, when the caller read them already."""
+    game is paused, nor where the computer plays for dropped seats, nor when every seat is
+    dropped: nobody plays, and the game pauses), each with why, as its log line says:
+    "handover" (the host handed it over) or "absent" (its player missed too many deadlines);
+    `seats`: the game's seats, when the caller read them already."""
     if game.paused_at is not None or game.on_timeout == "bot":
         return {}
     if seats is None:
-        seats = Seat.select(Seat.index, Seat.handed_over).where(
-            Seat.game == game, Seat.dropped == True)  # noqa: E712
+        seats = list(Seat.select(Seat.index, Seat.handed_over, Seat.dropped)
+                     .where(Seat.game == game))
+    if clock.nobody_plays(seats):
+        return {}
     return {s.index: "handover" if s.handed_over else "absent" for s in seats if s.dropped}
+
+
+def pause_if_nobody_plays(game: Game, seats: list[Seat], now) -> bool:
+    """When every seat is dropped (`clock.nobody_plays`), however the last drop came — a
+    deadline missed inside a move, a hand-over, a pace pass — the game pauses and its host is
+    told, once; `pace.resume` brings the players back. True when the game stands paused so."""
+    if game.status != "running" or not clock.nobody_plays(seats):
+        return False
+    if clock.pause(game, now):
+        log.info("game %s paused: every seat is dropped", game.id)
+        announce.host_notice(game, seats[0], "nobody")
+    return True
 
 
 COMPUTER_LEVELS = (1, 2, 3)
@@ -193,7 +211,9 @@ def _locked_at(game_id: int, expected_seq, link_id: int | None, asked: str):
 
 def _after(game, rules, state, before, restart, now=None, seats=None) -> None:
     store.save(game, rules, state)
+    seats = store.seats_of(game) if seats is None else seats
     clock.after_change(game, rules.to_act(state), before, restart, now or utcnow(), seats)
+    pause_if_nobody_plays(game, seats, now or utcnow())
     announce.after_change(game, rules, state, before=before, seats=seats, at=now)
 
 

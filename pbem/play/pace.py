@@ -16,9 +16,9 @@ import math
 
 from flask import current_app
 
-from . import announce, clock, moves, outbox, webhooks
+from . import announce, clock, links, moves, outbox, webhooks
 from ..log import store
-from ..db.database import is_sqlite, lost_connection
+from ..db.database import database_now, is_sqlite, lost_connection
 from ..errors import Refusal
 from ..db.models import Game, Seat, Vacation, utcnow
 
@@ -36,8 +36,10 @@ class PaceError(Refusal, ValueError):
 def run_pass(now: dt.datetime | None = None) -> dict:
     """Send the reminders and play (or report) the timeouts due at `now`, then the daily
     digests that are due; counts of each. Each game is settled on its own: one that fails is
-    recorded with its error (`failed`) and skipped until it moves, and the others go on."""
-    now = now or utcnow()
+    recorded with its error (`failed`) and skipped until it moves, and the others go on.
+    Without `now`, the database's clock: a host whose own clock jumps ahead plays no deadline
+    early (it says so: pbem/play/health.py)."""
+    now = now or database_now()
     counts = {"reminders": 0, "timeouts": 0, "late": 0, "dropped": 0, "failed": 0}
     for game_id in _games_with_work(now):
         try:
@@ -102,8 +104,7 @@ def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
         rules = store.rules_of(game)
         state = rules.load(game.state)
         seats = list(game.seats.order_by(Seat.index))
-        if seats and all(seat.dropped for seat in seats):
-            _nobody_plays(game, seats, now)
+        if moves.pause_if_nobody_plays(game, seats, now):
             return
         acted = False
         for seat in (seats[i] for i in rules.to_act(state)):
@@ -123,14 +124,6 @@ def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
         if not acted:
             return
         game = Game.get_by_id(game.id)
-
-
-def _nobody_plays(game: Game, seats: list[Seat], now: dt.datetime) -> None:
-    """Every seat is dropped: default moves would only answer default moves (in some games
-    forever), so the game pauses and the host is told; `resume` brings the players back."""
-    _pause(game, now)
-    log.info("pace: game %s paused: every seat is dropped", game.id)
-    announce.host_notice(game, seats[0], "nobody")
 
 
 def _remind(game, rules, state, seat, seats, now) -> None:
@@ -326,19 +319,7 @@ def undo_hand_over(game_id: int, seat_index: int, now: dt.datetime | None = None
 
 def pause(game_id: int, now: dt.datetime | None = None) -> bool:
     """Stop every clock of the game; False when it was paused already."""
-    return _host_change(game_id, _pause, now)
-
-
-def _pause(game: Game, now: dt.datetime) -> bool:
-    if game.paused_at is not None:
-        return False
-    for seat in game.seats.where(Seat.asked_at.is_null(False)):
-        clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)  # end stale holds
-    game.paused_at = now
-    game.save()
-    for seat in game.seats.where(Seat.asked_at.is_null(False)):
-        clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)
-    return True
+    return _host_change(game_id, clock.pause, now)
 
 
 def resume(game_id: int, now: dt.datetime | None = None) -> bool:
@@ -349,14 +330,15 @@ def resume(game_id: int, now: dt.datetime | None = None) -> bool:
         game.paused_at, game.resumed_at = None, now
         game.pace_error, game.pace_error_seq = "", None      # the host asks for another try
         game.save()
-        seats = list(game.seats)
-        if seats and all(seat.dropped for seat in seats):   # paused as nobody played: back,
-            Seat.update(dropped=False, handed_over=False, missed=0).where(
+        if clock.nobody_plays(list(game.seats)):     # paused as nobody played: all back,
+            Seat.update(dropped=False, handed_over=False, missed=0, default_turn=None).where(
                 Seat.game == game).execute()
             for seat in game.seats.where(Seat.asked_at.is_null(False)):
                 clock.start(game, seat, now)                # with a whole pace from now
         for seat in game.seats.where(Seat.asked_at.is_null(False)):
             clock.sync_hold(game, seat, clock.vacation_of(seat.email), now)
+            if seat.bot_level is None and not seat.dropped and not links.has_live(game, seat):
+                announce.turn_mail(game, seat, now=now)     # its last link was spent for it
         settle(game, now)
         return True
     return _host_change(game_id, change, now)

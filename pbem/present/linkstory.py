@@ -27,7 +27,9 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     email = seat.email if seat is not None else ""
     told["opted_out"] = optout.is_opted_out(email)
     told["digest"] = home.wants_digest(email)
-    if link.spent_at is not None:
+    if link.source == links.BACK:
+        pass                # a drop mail's link: it never acted, so nothing of it ended
+    elif link.spent_at is not None:
         told["ended_at"] = link.spent_at
         if link.spent_reason == "replaced":
             told["ended"], told["replaced_by"] = "replaced", link.spent_by or "mail"
@@ -42,7 +44,7 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     elif link.expires_at <= utcnow() or reason == "expired":
         told["ended"], told["ended_at"] = "expired", link.expires_at
     newest = links.newest(game.id, link.seat)
-    if newest is not None and newest.id != link.id:
+    if newest is not None and newest.id > link.id:
         told["newer"] = {"source": newest.source or "mail", "at": newest.created_at,
                          "live": newest.spent_at is None and newest.expires_at > utcnow(),
                          "mailed": (newest.source or "mail") in MAILED and not told["opted_out"]}
@@ -64,8 +66,8 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     if told["now"] == "your_turn" and not told["opted_out"]:
         told["renewable"] = limits.fresh_link_refusal(game, link.seat, to_act,
                                                       through=link) is None
-    told["back"] = told["dropped"] and not (told["newer"] or told["ended"] in ("revoked",
-                                                                              "expired"))
+    told["back"] = told["dropped"] and told["ended"] not in ("revoked", "expired") and \
+        (told["newer"] is None or links.speaks_for_seat(link))
     return told
 
 

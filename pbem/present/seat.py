@@ -110,7 +110,7 @@ def turn_began(game, seat: int, last_seq: int) -> int:
 def newer_mailed(game, link: Link):
     """When the seat's newest link was issued, if it is newer than `link`; else None."""
     newest = links.newest(game.id, link.seat)
-    return newest.created_at if newest is not None and newest.id != link.id else None
+    return newest.created_at if newest is not None and newest.id > link.id else None
 
 
 def is_dropped(game: Game, seat: int) -> bool:

@@ -264,11 +264,12 @@ def undo(token):
 @bp.post("/turn/<token>/back")
 def back(token):
     """The player of a seat dropped to default moves is back: they play for themselves again
-    from their next decision. Only through a link that still speaks for the seat: its newest,
-    not expired, not revoked (spent by the default played for it is fine): an old, forwarded
-    or revoked mail cannot take the seat back."""
+    from their next decision. Only through a link that still speaks for the seat
+    (links.speaks_for_seat): its newest, or any sent since its drop was mailed (the drop
+    mail's own link too), not expired, not revoked (spent by a default played for it is fine):
+    an older, forwarded or revoked mail cannot take the seat back."""
     config = current_app.config
-    access = links.check_newest(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    access = links.check_back(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
     game = store.get_game(access.game_id)
     pace.come_back(access.game_id, access.seat)
     return render_template("renew.html", game=game, sent=False, back=True,

@@ -34,7 +34,7 @@ SECONDS = sized(2.0, 0.2)           # wrk-like hammering per page under gunicorn
 THREADS = 4
 WARM_UP = sized(0.3, 0.05)          # seconds of unmeasured requests per page first
 LINK = re.compile(r"/turn/([A-Za-z0-9_.\-]+)")
-SECRET = "bench-secret-long-enough-for-production"
+SECRET = "bench-secret-Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE"
 
 
 def settings(url: str) -> dict:

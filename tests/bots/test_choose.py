@@ -141,6 +141,7 @@ def shares(rules, players, games, options, bots):
                for seed in range(games)) / games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_level_2_bot_beats_random_players_at_the_hidden_duel(players):
     """The same 20 seeded games with a random player in the turning seat, then the bot

@@ -1,6 +1,8 @@
-"""The contract the search relies on, for every engine that has `determinize`: over seeded
-random positions of every player count and every seat, the determinized state shows that seat
-exactly the view it was made from, and plays on (legal actions of whoever is to act apply)."""
+"""The contract the search relies on, for every engine that has `determinize` (every game in
+RULES that has it, plugins too, and two test engines): over seeded random positions of every
+player count and every seat, the determinized state shows that seat exactly the view it was
+made from, and plays on (legal actions of whoever is to act apply). The built-in games must
+keep theirs: the computer players search them."""
 from __future__ import annotations
 
 import itertools
@@ -10,25 +12,31 @@ import pytest
 
 from pbem.bots.heuristic import moves
 from pbem.games import RULES
+from pbem.games.base import GAME_PACKAGES
 from tests.bots import bids, hidden_duel
 from tests.bots.helpers import canonical, random_positions
+from tests.support.games import GAMES
 
-ENGINES = {**{name: RULES[name] for name in ("tigris", "tigris_cards", "assyria")},
+ENGINES = {**{name: RULES[name] for name in GAMES if hasattr(RULES[name], "determinize")},
            "hidden_duel": hidden_duel.rules, "bids": bids.rules}
 GAMES = 2          # seeded random games a player count
 POSITIONS = 12     # positions looked at a game, spread over it
 
 
 def engine(name):
-    rules = ENGINES[name]
-    assert getattr(rules, "determinize", None) is not None, \
+    return ENGINES[name]
+
+
+@pytest.mark.parametrize("name", GAME_PACKAGES)
+def test_every_built_in_game_can_be_determinized(name):
+    assert getattr(RULES[name], "determinize", None) is not None, \
         f"{name} lost its determinize: the bots cannot search it"
-    return rules
 
 
 def spread_positions(rules, players, seed):
     """About POSITIONS positions of one seeded random game, from its start to its end."""
-    every = {"tigris": 25, "tigris_cards": 150, "assyria": 12}.get(rules.name, 1)
+    length = sum(1 for _ in random_positions(rules, players, seed))
+    every = max(1, length // POSITIONS)
     return list(itertools.islice(random_positions(rules, players, seed, every=every), POSITIONS))
 
 

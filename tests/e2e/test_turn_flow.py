@@ -85,7 +85,7 @@ def test_the_log_highlights_what_happened_since_the_last_turn(live, smtp, phone)
 
 
 def test_undo_a_quiet_action_without_javascript(live, smtp, browser):
-    """Issue 21: after the first action of a turn the page offers Undo (a plain form); it
+    """After the first action of a turn the page offers Undo (a plain form); it
     brings the turn back to its start, and then offers it no more."""
     game, _ = playing.create_game("tigris", [{"name": "Ann", "email": "undo-ann@example.org"},
                                            {"name": "Bob", "email": "undo-bob@example.org"}],

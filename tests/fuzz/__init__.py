@@ -34,7 +34,7 @@ GAMES = [("tigris", 2), ("tigris", 4), ("tigris_cards", 2), ("tigris_cards", 3),
          ("assyria", 2), ("assyria", 4)]
 SHOWN_FAILURES = 12
 MAX_SPAM = 1.0             # SpamAssassin's score of any mail sent
-SLOW = 1.0                 # seconds: no request may take longer (issue 18)
+SLOW = 1.0                 # seconds: no request may take longer
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Crafted request bodies: pathological shapes for a JSON scanner or parser, of a chosen size.
 
-Issue 18's reproduction was `"` + `\\"` x 32,000 (64,001 bytes): a backtracking string pattern
+The reproduction was `"` + `\\"` x 32,000 (64,001 bytes): a backtracking string pattern
 took 30 s on it. Each shape here is made to be slow for one kind of careless check (a regex
 that backtracks, a loop per character in Python, recursion per level, int() of many digits).
 Used by tests/web/test_linear_inputs.py and by the fuzzer (tests/fuzz/hostile.py).
@@ -47,7 +47,7 @@ def crafted_bodies(size: int) -> dict[str, str]:
     }
 
 
-# -- crafted game records (issue 18, item 6) ------------------------------------------------------
+# -- crafted game records ------------------------------------------------------
 
 BIG = 5 * 1024 * 1024       # a 5 MB string
 

@@ -1,4 +1,4 @@
-"""Undo within a turn, engine by engine (issue 21): after a quiet action the seat may take it
+"""Undo within a turn, engine by engine: after a quiet action the seat may take it
 back, and the undo restores exactly what every seat could do and see before it; a draw, a
 question to another seat or the end of the turn closes the stretch. Seeded random playouts
 through `undo.Replay`, the log's own replay."""

@@ -79,7 +79,7 @@ def test_the_deploy_guide_runs_as_written(tmp_path, smtp):
         f"echo '--- block {i}' >&2\n{block}" for i, block in enumerate(guide_blocks(upgrades=False))
         if not block.startswith(SKIP))
     env = clean_environment(
-        PBEM_ROOT=str(scratch), PBEM_REPO=str(ROOT), PBEM_DB=database, PBEM_RELEASE="HEAD",
+        PBEM_ROOT=str(scratch), PBEM_REPO=str(ROOT), PBEM_DB=database, PBEM_COMMIT="HEAD",
         PBEM_CONFIG=str(scratch / "etc/pbem/pbem.env"),
         PATH=f"{scratch}/usr/local/bin:{os.environ['PATH']}",
         PGHOST=pg.hostname, PGPORT=str(pg.port or 5432), PGUSER=pg.username or "postgres",
@@ -95,6 +95,10 @@ def test_the_deploy_guide_runs_as_written(tmp_path, smtp):
         assert (scratch / "var/backups/pbem/check.dump").stat().st_size > 0
         assert "pbem games verify --all" in (scratch / "etc/cron.d/pbem").read_text()
         assert (scratch / "opt/pbem/static/pbem.css").is_file()
+        kept = (scratch / "opt/pbem/wheels/current").read_text().strip()
+        assert (scratch / "opt/pbem/wheels" / kept).is_dir() and kept.endswith(
+            "-" + subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
+                                 capture_output=True, text=True).stdout.strip())
         assert os.stat(scratch / "etc/pbem/pbem.env").st_mode & 0o777 == 0o640
     finally:
         drop_database(database)

@@ -1,10 +1,11 @@
-"""deploy/README.md's upgrade and rollback, as written, between two builds (issue 23, item 5):
-the whole guide's `sh` blocks run in order against a scratch root, installing the release
-before the newest migration was added, then upgrading to this checkout's HEAD and rolling back
-to the kept wheel. Games made before the upgrade and after it verify at every step.
+"""Deploy/README.md's upgrade and rollback, as written, from the previous release to this
+checkout's HEAD and back: the whole guide's `sh` blocks run in order against a scratch root,
+installing the previous release by its name (found in a clone with no tags, as the guide finds
+it), upgrading to HEAD's commit and rolling back to the kept wheel. Games made under the
+release, under HEAD and after the rollback verify at every step, and each build keeps its
+own wheel.
 
-Both builds come from git (committed work only): the older is the parent of the commit that
-added the newest migration, so it is an older schema by construction."""
+HEAD comes from git (committed work only): the guide clones this repository."""
 from __future__ import annotations
 
 import os
@@ -14,6 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from pbem import __version__
+from pbem.db import releases
 from tests.conftest import PG_URL
 from tests.install.conftest import ROOT, clean_environment
 from tests.install.test_deploy_guide import SHIMS, SKIP, drop_database, guide_blocks
@@ -27,15 +30,20 @@ def git(*args) -> str:
                           text=True).stdout.strip()
 
 
-def releases() -> tuple[str, str, str]:
-    """(the older commit, its newest migration's number, HEAD)."""
-    newest = sorted(name for name in git("ls-tree", "--name-only", "HEAD", "migrations/").split()
-                    if re.match(r"migrations/\d{3}_", name))[-1]
-    added = git("log", "--diff-filter=A", "--format=%H", "HEAD", "--", newest).split()[-1]
-    older = git("rev-parse", f"{added}^")
-    before = sorted(name for name in git("ls-tree", "--name-only", older, "migrations/").split()
-                    if re.match(r"migrations/\d{3}_", name))[-1]
-    return older, before.split("/")[1][:3], git("rev-parse", "HEAD")
+def version_at(commit: str) -> str:
+    return re.search(r'__version__ = "([^"]+)"', git("show", f"{commit}:pbem/__init__.py")).group(1)
+
+
+def newest_migration_at(commit: str) -> str:
+    return sorted(name.split("/")[1][:-3] for name in
+                  git("ls-tree", "--name-only", commit, "migrations/").split()
+                  if re.match(r"migrations/\d{3}_", name))[-1]
+
+
+def release_commit(release: str) -> str:
+    """The commit that dated the release's CHANGELOG entry: the guide's lookup."""
+    return git("log", "--format=%H", "-F", f"-S## {release} (2", "HEAD", "--",
+               "CHANGELOG.md").split()[-1]
 
 
 GAME = ('sudo -u pbem pbem games create tigris --player "Ann <ann@example.org>" '
@@ -44,8 +52,12 @@ GAME = ('sudo -u pbem pbem games create tigris --player "Ann <ann@example.org>" 
         'echo "--- games: $(sudo -u pbem pbem games list | wc -l)"\n')
 
 
-def test_the_guide_upgrades_and_rolls_back_between_two_builds(tmp_path, smtp):
-    older, older_newest, head = releases()
+def test_the_guide_upgrades_from_the_previous_release_and_rolls_back(tmp_path, smtp):
+    previous = releases.previous(__version__)
+    older, head = release_commit(previous), git("rev-parse", "HEAD")
+    assert version_at(older) == previous                    # a release says its own version
+    assert version_at(head) == __version__ != previous
+    older_kept, head_kept = f"{previous}-{older[:12]}", f"{__version__}-{head[:12]}"
     scratch = tmp_path / "root"
     scratch.mkdir()
     pg = urlsplit(PG_URL)
@@ -60,11 +72,13 @@ def test_the_guide_upgrades_and_rolls_back_between_two_builds(tmp_path, smtp):
         if block.startswith("# rollback"):
             parts.append(GAME.format(title="after the upgrade"))
         parts.append(f"echo '--- block {i}' >&2\n{block}")
+        if block.startswith("# rollback"):
+            parts.append(GAME.format(title="after the rollback"))
     parts.append('echo "--- finally $(sudo -u pbem pbem games list | wc -l) games"')
     script = "set -euo pipefail\n" + SHIMS + "\n".join(parts)
     env = clean_environment(
         PBEM_ROOT=str(scratch), PBEM_REPO=str(ROOT), PBEM_DB=database,
-        PBEM_RELEASE=older, PBEM_NEW_RELEASE=head, PBEM_ROLLBACK_TO=older_newest,
+        PBEM_RELEASE=previous, PBEM_NEW_COMMIT=head,
         PBEM_CONFIG=str(scratch / "etc/pbem/pbem.env"),
         PATH=f"{scratch}/usr/local/bin:{os.environ['PATH']}",
         PGHOST=pg.hostname, PGPORT=str(pg.port or 5432), PGUSER=pg.username or "postgres",
@@ -74,16 +88,23 @@ def test_the_guide_upgrades_and_rolls_back_between_two_builds(tmp_path, smtp):
                               capture_output=True, text=True, timeout=900)
         out = done.stdout
         assert done.returncode == 0, out[-3000:] + done.stderr[-5000:]
-        new_version = git("show", f"{head}:pbem/__init__.py")
-        new_version = re.search(r'__version__ = "([^"]+)"', new_version).group(1)
-        old_version = re.search(r'__version__ = "([^"]+)"', git("show", f"{older}:pbem/__init__.py"))
-        assert f"pbem {new_version}" in out                     # the upgrade ran the new release
-        assert "upgrading pbem " + (old_version.group(1) if old_version else "") in out
-        assert "this undoes, newest first: " in out and "rolled back: " in out
-        rolled_back = out[out.index("rolled back: "):]
-        assert f"pbem {new_version}" not in rolled_back         # the older release runs again
-        assert "--- games: 1" in out and "--- games: 2" in out
-        assert "--- finally 2 games" in out
+        upgrade = out.index(f"upgrading pbem {older_kept} to {head_kept}")
+        rollback = out.index("--- games: 2")
+        assert f"pbem {previous}\n" in out[:upgrade]            # the release installed first
+        assert f"pbem {__version__}\n" in out[upgrade:rollback]  # the upgrade ran HEAD
+        rolled_back = out[rollback:]
+        if newest_migration_at(head) > releases.newest_migration(previous):
+            assert "this undoes, newest first: " in rolled_back and "rolled back: " in rolled_back
+        else:
+            assert ("nothing to undo: the newest migration applied is "
+                    f"{releases.newest_migration(previous)}") in rolled_back
+        assert f"pbem {previous}\n" in rolled_back and f"pbem {__version__}" not in rolled_back
+        assert "--- games: 1" in out and "--- games: 3" in out
+        assert "--- finally 3 games" in out
         assert "BROKEN" not in out
+        wheels = scratch / "opt/pbem/wheels"
+        assert sorted(p.name for p in wheels.iterdir() if p.is_dir()) == sorted(
+            [older_kept, head_kept])                          # each build its own, both kept
+        assert (wheels / "current").read_text().strip() == older_kept
     finally:
         drop_database(database)

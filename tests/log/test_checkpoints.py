@@ -1,8 +1,10 @@
-"""Replay checkpoints in the database (issue 18, item 4): every CHECKPOINT_EVERY-th state is kept
+"""Replay checkpoints in the database: every CHECKPOINT_EVERY-th state is kept
 with its event, shared by every worker, so any replay step of a game of any length applies
 fewer than CHECKPOINT_EVERY events; verify checks them, fills those a game lacks, and an import
 keeps them."""
 from __future__ import annotations
+
+import pytest
 
 import random
 
@@ -50,6 +52,7 @@ def passing_game(moves: int) -> Game:
     return store.get_game(game.id)
 
 
+@pytest.mark.slow
 def test_any_step_of_a_45000_move_game_replays_from_a_checkpoint(app, client, monkeypatch):
     game = passing_game(44_990)
     rules = store.rules_of(game)
@@ -83,6 +86,7 @@ def test_any_step_of_a_45000_move_game_replays_from_a_checkpoint(app, client, mo
     assert applied["n"] < EVERY
 
 
+@pytest.mark.slow
 def test_every_step_from_checkpoints_equals_the_replay_from_the_seed(app):
     game, _ = playing.create_game("tigris", PLAYERS, seed=3)
     game = play_at_random(game, 130, random.Random(3))

@@ -1,4 +1,4 @@
-"""Issue 18, item 6: `pbem games import` takes a record as untrusted input.
+"""`pbem games import` takes a record as untrusted input.
 
 Every crafted record (tests/fuzz/crafted.py: ~90 kinds, from extra keys in an action to a
 10 MB file) is refused with a one-line message and writes nothing, or is imported faithfully

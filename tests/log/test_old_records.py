@@ -2,7 +2,7 @@
 keeps each old version's behaviour for games created with it (`oldest_version`).
 
 The records in tests/games/*/data/*record-v1* were exported by `store.export` from games
-played through the store with rules version 1 (before issue 10): a card game that ended by the
+played through the store with rules version 1 (before the card game's rules change of version 2): a card game that ended by the
 old "table_full" rule, and a Tigris & Euphrates game without standing answers."""
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_a_version_1_record_imports_replays_and_verifies(app, rules_name):
     game = records.import_game(record)
     assert game.rules_version == 1 and game.status == "over"
     assert store.verify(game) == [] and game.head_hash == record["head_hash"]
-    # the log lines are written anew by today's rules (issue 18): all else is as recorded
+    # the log lines are written anew by today's rules: all else is as recorded
     lines = ("summary", "summaries")
     exported = records.export_game(game)["events"]
     assert [{k: v for k, v in e.items() if k not in lines} for e in exported] == \

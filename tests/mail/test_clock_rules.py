@@ -1,4 +1,4 @@
-"""The rules of the clock are stated (issue 24, item 10) in the invitation and the first turn
+"""The rules of the clock are stated in the invitation and the first turn
 mail of a paced game; opting out and back in (item 11): the host hears when a seat that is to
 act opts out, and opting back in mails the turn skipped meanwhile. Real SMTP sink."""
 from __future__ import annotations

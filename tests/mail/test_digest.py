@@ -1,4 +1,4 @@
-"""A digest that keeps the pace (issue 24, item 5): it lists each game's deadline (the one in
+"""A digest that keeps the pace: it lists each game's deadline (the one in
 force, as the API reports it); a turn or reminder whose deadline would pass before the next
 digest is mailed at once, the others ride in the digest; switching back to one mail per turn
 mails the games waiting. Real SMTP sink; the pace pass is run at chosen moments."""

@@ -1,4 +1,4 @@
-"""Mail that mail providers accept (issue 18, item 10): List-Unsubscribe a client can use, a
+"""Mail that mail providers accept: List-Unsubscribe a client can use, a
 plain sender, Auto-Submitted on every mail, and every kind of mail scored by SpamAssassin
 (Debian's `spamassassin`, local tests only) at most 1.0 when sent with an https base URL."""
 from __future__ import annotations
@@ -58,6 +58,7 @@ def test_a_sender_name_that_is_not_ascii_is_encoded_and_reads_back(app_with, smt
         assert b"From: =?utf-8?" in raw(message)
 
 
+@pytest.mark.services
 def test_spamassassin_scores_every_kind_of_mail_at_most_one(mails):
     assert mail_kinds.SPAMASSASSIN, ("Debian's spamassassin is not installed: apt-get install "
                                      "spamassassin (.ci/run installs it)")

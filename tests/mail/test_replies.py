@@ -232,6 +232,7 @@ def play_by_replies(app, game, rng, max_replies):
     raise AssertionError(f"the game is not over after {max_replies} replies")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,seed", [("assyria", 1), ("tigris", 1), ("tigris_cards", 36)])
 def test_whole_games_are_played_by_replies_alone(replying, name, seed):
     game, _ = playing.create_game(name, PLAYERS, seed=seed)

@@ -1,4 +1,4 @@
-"""Turns in a group chat (issue 22): a game's webhook receives who is to move, missed deadlines
+"""Turns in a group chat: a game's webhook receives who is to move, missed deadlines
 and the result, through the outbox, at a real HTTP receiver on this machine; URLs that point
 inside (loopback, private, link-local) are refused unless PBEM_WEBHOOK_ALLOW_PRIVATE is set."""
 from __future__ import annotations

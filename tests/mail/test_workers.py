@@ -78,6 +78,7 @@ def sent_count(app) -> int:
             db.close()
 
 
+@pytest.mark.services
 @pytest.mark.skipif(not PG_URL, reason="PBEM_TEST_DATABASE_URL names no PostgreSQL database")
 def test_two_workers_deliver_each_of_1000_mails_exactly_once(tmp_path, sink):
     url = worker_database(PG_URL)

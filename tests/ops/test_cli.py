@@ -304,7 +304,7 @@ def test_rollback_names_what_it_undoes_and_asks_first(app):
 def test_rollback_undoes_the_newest_first_whatever_order_they_were_applied_in(app):
     """008 undone after 006 would find no table to put back: the order is the numbers'."""
     db.obj.execute_sql("UPDATE migratehistory SET id = id + 100 WHERE name = '006_heartbeat'")
-    out = app.test_cli_runner().invoke(args=["db", "rollback", "--to", "005", "--yes"])
+    out = app.test_cli_runner().invoke(args=["db", "rollback", "--to", "005"], input="y\n")
     assert out.exit_code == 0, out.output
     assert f"rolled back: {newer_than_005()}" in out.output
     assert database.applied()[-1] == "005_talk_and_home"

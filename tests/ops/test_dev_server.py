@@ -77,4 +77,6 @@ def test_make_run_listens_where_asked_and_installs_only_what_running_needs():
     base = re.search(r"PBEM_BASE_URL=(\S+)", lan).group(1)
     assert base.endswith(":8000") and "localhost" not in base and "0.0.0.0" not in base
     assert "PBEM_BASE_URL=http://box.lan:8000" in dry("HOST=0.0.0.0", "BASE_URL=http://box.lan:8000")
-    assert "[dev]" not in dry("VENV=/nonexistent/venv")        # a fresh venv: no test tools
+    # running installs what running needs (scripts/setup run: pbem alone), never the test tools
+    # nor the Debian packages the tests drive
+    assert "scripts/setup run" in local and "scripts/setup test" not in local

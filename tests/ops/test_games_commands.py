@@ -15,7 +15,7 @@ from tests.conftest import make_app
 @pytest.fixture
 def cli(app):
     runner = app.test_cli_runner()
-    return lambda *args: runner.invoke(args=list(args))
+    return lambda *args, input=None: runner.invoke(args=list(args), input=input)
 
 
 def played_game(moves=6, seed=5):
@@ -120,10 +120,10 @@ def test_db_upgrade_is_idempotent_and_reversible(cli):
     from pbem.play.health import known_migrations
     assert "up to date" in cli("db", "upgrade").output
     names = known_migrations()
-    out = cli("db", "rollback", "--to", names[-2], "--yes")
+    out = cli("db", "rollback", "--to", names[-2], input="y\n")
     assert out.output.strip().endswith(f"rolled back: {names[-1]}")
     assert cli("db", "upgrade").output.strip() == f"applied: {names[-1]}"
-    out = cli("db", "rollback", "--to", "000", "--yes")
+    out = cli("db", "rollback", "--to", "000", input="y\n")
     assert out.output.strip().endswith("rolled back: " + ", ".join(reversed(names)))
     assert "game" not in db.obj.get_tables()
     assert cli("db", "upgrade").output.strip() == "applied: " + ", ".join(names)
@@ -142,10 +142,10 @@ def test_production_refuses_to_start_without_a_secret_key(monkeypatch, tmp_path)
     monkeypatch.delenv("PBEM_SECRET_KEY", raising=False)
     with pytest.raises(RuntimeError, match="PBEM_SECRET_KEY"):
         create_app({"ENV": "production", "DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
-    monkeypatch.setenv("PBEM_SECRET_KEY", "from-the-environment-long-enough-to-sign")
+    monkeypatch.setenv("PBEM_SECRET_KEY", "from-the-environment-Zq8wR2xk3Vn9LpT4sY6b")
     monkeypatch.setenv("PBEM_LINK_MAX_AGE", "123")
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/x.db"})
-    assert app.config["SECRET_KEY"] == "from-the-environment-long-enough-to-sign" and app.config["LINK_MAX_AGE"] == 123
+    assert app.config["SECRET_KEY"] == "from-the-environment-Zq8wR2xk3Vn9LpT4sY6b" and app.config["LINK_MAX_AGE"] == 123
 
 
 def test_the_pbem_command_lists_its_groups_and_explains_a_missing_secret(tmp_path):

@@ -1,4 +1,4 @@
-"""Two hosts starting together (issue 23, item 7): two `pbem db upgrade` on an empty database,
+"""Two hosts starting together: two `pbem db upgrade` on an empty database,
 started at once, both exit 0 (the migrations run once, under a lock), on PostgreSQL (an
 advisory lock) and SQLite (a lock file beside the database)."""
 from __future__ import annotations
@@ -18,6 +18,7 @@ def empty_databases(tmp_path):
         yield fresh_postgresql("lock")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("trial", range(3))
 def test_two_upgrades_started_together_on_an_empty_database_both_succeed(tmp_path, trial):
     for url in empty_databases(tmp_path):

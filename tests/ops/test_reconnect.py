@@ -1,4 +1,4 @@
-"""Faults a server must ride out (issue 23, items 1 and 10): a request that fails in the middle
+"""Faults a server must ride out: a request that fails in the middle
 of a query leaves nothing open for the next one, and a mail worker whose database connections
 are killed reconnects and sends everything."""
 from __future__ import annotations
@@ -86,6 +86,7 @@ def unsent(connection) -> int:
         return cursor.fetchone()[0]
 
 
+@pytest.mark.services
 @pytest.mark.skipif(not PG_URL, reason="PBEM_TEST_DATABASE_URL names no PostgreSQL database")
 def test_a_worker_whose_connections_are_killed_reconnects_and_loses_nothing(tmp_path, duel):
     import psycopg2

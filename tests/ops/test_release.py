@@ -1,4 +1,4 @@
-"""What an operator names and reads (issue 23, items 4, 5 and 11): the release's version, a
+"""What an operator names and reads: the release's version, a
 `pbem check` that compares the installed deploy files with this release's, a verify quiet
 enough for cron, and SQLite backups that fail in words and leave one file."""
 from __future__ import annotations

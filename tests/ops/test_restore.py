@@ -1,6 +1,6 @@
-"""pbem restore says what it did (issue 23, item 8): every seat to act in every running game is
+"""Pbem restore says what it did: every seat to act in every running game is
 mailed a fresh link saying the game was restored, in the player's language, and the output
-says so; and it refuses a backup with schema objects pbem did not create (issue 18, item 9):
+says so; and it refuses a backup with schema objects pbem did not create:
 a trigger that un-spends links, a table, an altered column or index, with nothing changed."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Health per worker (issue 23, item 6): one heartbeat per process, so /health tells a killed
+"""Health per worker: one heartbeat per process, so /health tells a killed
 mail worker from a live one and names the mail it still holds; a worker stopped by SIGTERM
 gives its claims back at once; mail held by the daily cap is "held", not stuck."""
 from __future__ import annotations

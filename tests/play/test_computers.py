@@ -1,4 +1,4 @@
-"""Computer players in the server (issue 19): seats for the computer, the pass that thinks
+"""Computer players in the server: seats for the computer, the pass that thinks
 outside any lock and plays through `moves.act`, the computer standing in at a missed deadline
 and during a vacation, "bot" in the hash, in the export and on import; real SMTP, SQLite and
 PostgreSQL, and a solo game of every game played to its end by email."""
@@ -22,6 +22,7 @@ from pbem.mail import mailer
 from pbem.play import clock, computers, pace, records
 from pbem.play import moves as playing
 from tests.conftest import LINK, token_of
+from tests.support.games import GAMES
 
 DAY = dt.timedelta(days=1)
 ANN = {"name": "Ann", "email": "ann@example.org"}
@@ -418,7 +419,8 @@ def check_solo_game_over(game, smtp):
     assert over, "the last mail names the computer in the ranking"
 
 
-@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", GAMES)       # every game in RULES, plugins too
 def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
         app, smtp, database_url, rules_name):
     """The deployment's own parts: gunicorn serves Ann's links, `pbem mail worker` plays the

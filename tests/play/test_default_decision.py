@@ -1,4 +1,4 @@
-"""A default plays the whole decision (issue 24, item 2): a missed turn of several actions is
+"""A default plays the whole decision: a missed turn of several actions is
 one decision, so the default played at its deadline ends the turn, costs one miss and one late
 notice, and the seat is not asked again in that turn (every engine, seeded positions)."""
 from __future__ import annotations
@@ -103,6 +103,7 @@ def mid_turn(state, waiting) -> int | None:
     return active if active in waiting and actions_left > 1 else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_after_a_default_the_seat_is_not_asked_again_in_that_turn(app, rules_name):
     rules = None

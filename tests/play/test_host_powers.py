@@ -1,8 +1,8 @@
-"""Host powers match the README (issue 18 item 3, issue 24 items 4, 7, 8, 9): a default move or
-a hand-over only for a seat whose deadline passed, or without a pace after PBEM_HOST_WAIT_DAYS;
-each host move is its own log line; every host mail carries the host link; the host's home page
-lists the games they host; a hand-over can be undone; a player hears of more time; each choice
-is confirmed on the page that follows. Real SMTP sink, controlled clock."""
+"""Host powers match docs/game-hosts.md: a default move or a hand-over only for a seat whose
+deadline passed, or without a pace after PBEM_HOST_WAIT_DAYS; each host move is its own log line;
+every host mail carries the host link; the host's home page lists the games they host; a
+hand-over can be undone; a player hears of more time; each choice is confirmed on the page that
+follows. Real SMTP sink, controlled clock."""
 from __future__ import annotations
 
 import datetime as dt

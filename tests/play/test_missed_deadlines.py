@@ -1,4 +1,4 @@
-"""Weeks that tell the truth (issue 24, first part): a player hears what was played for them,
+"""Weeks that tell the truth: a player hears what was played for them,
 is warned one miss before their moves are played for them and told at once when it happens,
 and every deadline a mail or the home page prints is the one in force (the API's), also while
 a vacation or a pause holds the clock."""

@@ -379,6 +379,7 @@ def test_a_dropped_player_comes_back_through_a_spent_link(app, client, smtp):
 
 # -- whole games of the three engines with one seat that never answers ------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("on_timeout", ["wait", "auto"])
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout):

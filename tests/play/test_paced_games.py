@@ -1,4 +1,4 @@
-"""Weeks that tell the truth, in each real game (issue 24's "Done when"): a paced 3-player game
+"""Weeks that tell the truth, in each real game: a paced 3-player game
 of Tigris & Euphrates, the card game and Assyria is played through faked weeks with the real
 SMTP sink. Bob and Cy answer whenever they are asked; Ann never does. What Ann and the host
 are mailed must say what happened:
@@ -55,6 +55,7 @@ def texts(smtp, address) -> list[str]:
     return [smtp.inbox.text(m) for m in smtp.inbox.to(address)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_a_silent_seat_and_the_host_are_told_the_truth_through_the_weeks(app, client, smtp,
                                                                         rules_name):

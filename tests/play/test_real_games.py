@@ -1,4 +1,4 @@
-"""The three real games through the server: random legal play for every player count, with
+"""Every game in RULES through the server: random legal play for every player count, with
 forced moves applied by the server, the log verified, and the record replayed elsewhere."""
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from pbem.games import RULES
 from pbem.games.base import is_forced
 from pbem.db.models import Event, Game
 
-MOVES = {"tigris": 120, "tigris_cards": 160, "assyria": 160}
+from tests.support.games import GAMES, player_counts
+
+MOVES = 160             # moves played at most a game
 
 
 def players(n):
@@ -35,12 +37,12 @@ def play(game, moves, rng):
     return store.get_game(game.id)
 
 
-@pytest.mark.parametrize("rules_name", sorted(MOVES))
-@pytest.mark.parametrize("count", [2, 3, 4])
+@pytest.mark.parametrize("rules_name, count", [(name, count) for name in GAMES
+                                               for count in player_counts(RULES[name])])
 def test_random_play_through_the_store(app, rules_name, count):
     rng = random.Random(f"{rules_name}-{count}")
     game, _ = playing.create_game(rules_name, players(count), seed=rng.randrange(10**9))
-    game = play(game, MOVES[rules_name], rng)
+    game = play(game, MOVES, rng)
     assert game.seq > 0 and store.verify(game) == []
     assert Event.select().where(Event.game == game).count() == game.seq + 1
     for event in Event.select().where(Event.game == game, Event.seq > 0):

@@ -1,4 +1,4 @@
-"""Issue 9, reproductions 5 and 8: asking for a fresh link, under the game's lock.
+"""Asking for a fresh link, under the game's lock.
 
 32 parallel renews of one seat against gunicorn (4 workers) send at most one mail and leave
 exactly one live link; only the seat's newest link may ask, and a young live link is never

@@ -1,4 +1,4 @@
-"""Every credential can be revoked and lives no longer than it must (issue 18, item 2): home
+"""Every credential can be revoked and lives no longer than it must: home
 links carry a generation that "new link" and the host's revoke bump; the revoke spends the
 seat's turn links and mails fresh ones; opt-out links are per mail and expire; an old turn
 link's read-only pages show what its seat saw then; "I am back" needs the seat's newest link.

@@ -1,4 +1,4 @@
-"""Undo within a turn through the server (issue 21): the API and the turn page offer it after a
+"""Undo within a turn through the server: the API and the turn page offer it after a
 quiet action, it restores the turn as it was (for every seat), it is refused with a reason, from
 a stale seq and from a spent or foreign link, and the log with undos verifies, exports, imports
 and checks."""
@@ -111,6 +111,7 @@ def test_the_turn_page_offers_undo_as_a_plain_form(app, client, smtp):
     assert refused.status_code == 409
 
 
+@pytest.mark.slow
 def test_a_game_with_undos_verifies_exports_imports_and_checks(app, client, smtp):
     game, rules, seat, _token = start(smtp, seed=2)
     at_start = store.get_game(game.id).state

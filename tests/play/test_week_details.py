@@ -1,4 +1,4 @@
-"""The polish of issue 24 (item 12): `players back` and `mail send` print true, readable
+"""Small truths of the weeks: `players back` and `mail send` print true, readable
 figures; "What your move did" lists every action of the turn; the home page counts the other
 players' messages; host-page mail rows say which mail each is; the card game's holdings lines
 read well when no leader is left in the supply; every time is written one way, in the

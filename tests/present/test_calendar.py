@@ -1,4 +1,4 @@
-"""A player's deadlines as a calendar (issue 22): `<home link>/calendar.ics`, read back with the
+"""A player's deadlines as a calendar: `<home link>/calendar.ics`, read back with the
 iCalendar library as a calendar app would."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shuffle commitment (issue 21): published from move 0 in the invitations, on the game page
+"""The shuffle commitment: published from move 0 in the invitations, on the game page
 and in the API; the seed and the salt show nowhere while the game runs; the finished record
 reveals them, and `pbem games check` confirms a record offline (or names its first problem)."""
 from __future__ import annotations

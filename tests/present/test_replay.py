@@ -18,6 +18,7 @@ from pbem.games import RULES
 from pbem.present import replay as replay_module
 from pbem.present import results
 from tests.conftest import play_at_random, token_of
+from tests.support.games import GAMES
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 
@@ -168,7 +169,7 @@ def test_a_step_in_a_2000_move_game_needs_few_applications(app, client, monkeypa
     print(f"first visit {first * 1000:.0f} ms, then {(time.perf_counter() - started) * 1000:.0f} ms")
 
 
-@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria", "duel"])
+@pytest.mark.parametrize("rules_name", [*GAMES, "duel"])
 def test_the_end_of_each_game_in_rows_and_a_chart(app, rules_name):
     rules = RULES[rules_name]
     for seed in range(20):

@@ -1,4 +1,4 @@
-"""A time zone chosen on the home page (issue 24): saved when the IANA name is known, refused
+"""A time zone chosen on the home page: saved when the IANA name is known, refused
 (400, nothing saved) otherwise; mails to that address then write each moment in the zone too,
 next to UTC; an address without a zone gets its mails as before. Real SMTP sink; SQLite and
 PostgreSQL."""

@@ -1,7 +1,9 @@
-"""Wrong facts and small things (issue 11): who must act in a Tigris conflict is the one the
+"""Wrong facts and small things: who must act in a Tigris conflict is the one the
 players panel marks, the hand never ends on a separator, words come in the singular and the
 plural, mail breaks only links, a browser finds its icon, passing says it ends the turn."""
 from __future__ import annotations
+
+import pytest
 
 import random
 import re
@@ -121,6 +123,7 @@ def test_pass_says_it_ends_the_turn(app):
         assert presenter.label({"type": "pass"}, {"actions_done": 1}) == "Pass: end your turn"
 
 
+@pytest.mark.slow
 def test_a_finished_replay_calls_no_other_hand_yours(app, client, smtp):
     from tests.conftest import play_at_random
     game, _ = playing.create_game("tigris_cards", PLAYERS[:2], seed=4)

@@ -1,4 +1,4 @@
-"""Issue 18, item 9 (the smaller ones): POSTs from another site are refused (but the one-click
+"""POSTs from another site are refused (but the one-click
 unsubscribe), /games is paginated, gunicorn is reached only through nginx."""
 from __future__ import annotations
 

@@ -120,7 +120,7 @@ def test_back_to_your_turn_never_answers_410_and_an_old_link_never_acts(started,
     assert live.status_code == 303 and live.headers["Location"].endswith(f"/turn/{newest}")
 
 
-# -- every way out of a link's error page works (issue 11) --------------------------------------------
+# -- every way out of a link's error page works --------------------------------------------
 
 MAIN = re.compile(r"<main>(.*)</main>", re.S)
 HREF = re.compile(r'<a href="(/[^"]*)"')

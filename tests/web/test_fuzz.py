@@ -2,11 +2,14 @@
 PostgreSQL: no 5xx, no refused request changes the log, no mail is stuck, every game verifies."""
 from __future__ import annotations
 
+import pytest
+
 from tests import fuzz
 
 REQUESTS = 300
 
 
+@pytest.mark.slow
 def test_hostile_requests_get_no_5xx_and_refused_ones_write_nothing(database_url):
     db_url = None if database_url.startswith("sqlite") else database_url
     report = fuzz.run(REQUESTS, db_url, seed=9, say=lambda line: None)

@@ -1,4 +1,4 @@
-"""Link pages that say what happened (issue 24, item 6): a turn link that no longer acts says
+"""Link pages that say what happened: a turn link that no longer acts says
 whether its move was made by its player or played for them (at the deadline, by the host, by
 default for a dropped or handed-over seat), replaced by a newer link and from where (a mail,
 the player's request, the host's resend, "Play now" — which mails nothing), or revoked by the

@@ -1,4 +1,4 @@
-"""Issue 18, item 9 (the smaller ones of the links' part): /new answers the same whether or not
+"""/new answers the same whether or not
 an address opted out, and the first mail to an address that never played here has a fixed
 subject and names the host's address. Real SMTP sink; SQLite and PostgreSQL."""
 from __future__ import annotations

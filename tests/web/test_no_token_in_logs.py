@@ -1,4 +1,4 @@
-"""Issue 9, reproduction 4: no token in any log line. A real gunicorn runs with
+"""No token in any log line. A real gunicorn runs with
 deploy/gunicorn.conf.py (its access log and error log to stdout, as under systemd) and the
 captured lines are read."""
 from __future__ import annotations

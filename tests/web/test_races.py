@@ -1,4 +1,4 @@
-"""Check-then-insert under load (issue 18, item 8): 32 parallel talk posts, /me requests and
+"""Check-then-insert under load: 32 parallel talk posts, /me requests and
 first vacations, each thread with its own connection (PostgreSQL's READ COMMITTED let 7-8
 messages past a limit of 6, up to 5 home mails an interval, and 500s from a UniqueViolation).
 And /me does the same work for every address (item 7): the lookup waits for the mail worker."""

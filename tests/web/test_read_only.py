@@ -1,4 +1,4 @@
-"""Issue 11, no dead ends: a seat's read-only pages (where the game stands from any link it was
+"""No dead ends: a seat's read-only pages (where the game stands from any link it was
 sent, one game seen from the player's home, the replay) show its holdings without a control
 that looks tappable and does nothing there: no data-tap in the holdings, no tap buttons, and no
 form but the ones that work (table talk, "Play now", the replay's own navigation)."""

@@ -334,8 +334,11 @@ def begin_supply(state, seat: int) -> None:
 
 
 def unfed_huts(state, seat: int) -> list[str]:
+    """In the board's order, not the dict's: the feedings are listed alike whether the state
+    was played live or read back from the store (which sorts its keys)."""
     fed = set(state["fed"])
-    return [h for h, s in state["huts"].items() if s == seat and h not in fed]
+    return b(state).in_board_order(h for h, s in state["huts"].items()
+                                   if s == seat and h not in fed)
 
 
 def feeding_resources(state, seat: int) -> tuple[dict, int]:

@@ -123,9 +123,13 @@ class Assyria:
             "active": state["active"], "order": list(state["order"]),
             "board": [{"hex": coords(h), "food": bd.food(h), "region": bd.region(h)}
                       for h in bd.order],
-            "huts": [{"hex": coords(h), "seat": s} for h, s in state["huts"].items()],
-            "ziggurats": [{"hex": coords(h), "seat": s, "level": lv}
-                          for h, (s, lv) in state["ziggurats"].items()],
+            # by hex, not by the dict's order: a snapshot read back from the store (its keys
+            # sorted) shows the same list as the live state
+            "huts": [{"hex": coords(h), "seat": state["huts"][h]}
+                     for h in sorted(state["huts"], key=coords)],
+            "ziggurats": [{"hex": coords(h), "seat": state["ziggurats"][h][0],
+                           "level": state["ziggurats"][h][1]}
+                          for h in sorted(state["ziggurats"], key=coords)],
             "well_sites": [[coords(h) for h in site] for site in bd.well_sites],
             "wells": list(state["wells"]), "wells_in_stock": R.wells_in_stock(state),
             "dignitaries": copy_json(state["dignitaries"]),

@@ -25,7 +25,8 @@ def view(rules, state: dict, seat: int | None) -> dict:
         "tiles": board_tiles(state),
         "leaders": [{"seat": s, "dynasty": DYNASTIES[s], "leader": LEADERS[c], "color": c,
                      "at": to_rc(i), "square": label(i)}
-                    for s in seats for c, i in state["leaders"][s].items() if i is not None],
+                    for s in seats for c in COLORS      # not the dict's order: see Assyria's view
+                    if (i := state["leaders"][s].get(c)) is not None],
         "catastrophes": [to_rc(i) for i, cell in enumerate(state["board"])
                          if cell == "catastrophe"],
         "treasures": [{"at": to_rc(t), "square": label(t), "corner": t in CORNER_TREASURES}

@@ -134,6 +134,7 @@ def recorded() -> dict:
     return json.loads(FIXTURE.read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=[game_id(g) for g in GAMES])
 def test_a_seeded_game_behaves_as_recorded(game):
     expected = recorded()[game_id(game)]

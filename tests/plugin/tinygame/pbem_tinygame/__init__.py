@@ -5,7 +5,9 @@ stays hidden. The leader, drawn from the seed, plays a card face up, then each p
 order. The highest card takes the trick, and its player leads the next one. When the hands are
 empty, the most tricks win (a tie shares the place). A player with one card left can only
 play it: everyone sees how many cards each holds, so the server plays it at once (a forced
-move that follows from public information).
+move that follows from public information). The cards played so far are public; `determinize`
+deals the ones a seat cannot see at random (the computer players search with it, and pbem's
+tests redraw a seat's secrets with it).
 
 The actions: {"type": "play", "card": n}.
 """
@@ -38,7 +40,7 @@ class HigherCard:
         leader = rng.randrange(players)
         return {"players": players, "hands": hands, "deck": deck[players * hand:],
                 "leader": leader, "active": leader, "trick": [], "last_trick": [],
-                "tricks": [0] * players}
+                "tricks": [0] * players, "played": []}
 
     # -- whose turn, and what they may do ---------------------------------------------------------
 
@@ -65,6 +67,7 @@ class HigherCard:
         state = copy_json(state)
         state["hands"][seat].remove(action["card"])
         state["trick"].append([seat, action["card"]])
+        state["played"].append(action["card"])
         if len(state["trick"]) < state["players"]:
             state["active"] = (seat + 1) % state["players"]
             return state
@@ -84,7 +87,8 @@ class HigherCard:
         over = self.is_over(state)
         seen = {"hand_sizes": [len(hand) for hand in state["hands"]], "trick": state["trick"],
                 "last_trick": state["last_trick"], "tricks": state["tricks"],
-                "leader": state["leader"], "to_act": self.to_act(state)}
+                "leader": state["leader"], "to_act": self.to_act(state),
+                "played": sorted(state["played"])}
         if seat is not None:
             seen["hand"] = list(state["hands"][seat])
             if seat in seen["to_act"]:
@@ -92,6 +96,22 @@ class HigherCard:
         if over:
             seen["deck"] = list(state["deck"])      # the undealt cards, shown at the end
         return seen
+
+    def determinize(self, view: dict, seat: int | None, rng: random.Random) -> dict:
+        """A state whose view for `seat` is `view`: the cards nobody played and `seat` does not
+        hold (the others' hands, the undealt ones) are dealt at random from `rng`."""
+        sizes, hand = view["hand_sizes"], view.get("hand", [])
+        cards = range(1, sum(sizes) + len(view["played"]) + EXTRA_CARDS + 1)
+        unseen = [card for card in cards if card not in hand and card not in view["played"]]
+        rng.shuffle(unseen)
+        hands = []
+        for other, size in enumerate(sizes):
+            hands.append(list(hand) if other == seat else sorted(unseen[:size]))
+            unseen = unseen[size:]
+        return {"players": len(sizes), "hands": hands, "deck": view.get("deck", unseen),
+                "leader": view["leader"], "active": (view["to_act"] or [view["leader"]])[0],
+                "trick": copy_json(view["trick"]), "last_trick": copy_json(view["last_trick"]),
+                "tricks": list(view["tricks"]), "played": list(view["played"])}
 
     def result(self, state: dict) -> dict | None:
         if not self.is_over(state):
