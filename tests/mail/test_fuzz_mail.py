@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.fuzz import by_mail, mails
 
 
+@pytest.mark.slow
 def test_a_few_hostile_mails_through_pbem_mail_receive_are_clean(database_url):
     db_url = None if database_url.startswith("sqlite") else database_url
     report = by_mail.run_mail(12, db_url, seed=3, say=lambda line: None)
