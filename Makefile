@@ -1,7 +1,8 @@
 # pbem: `make run` to play locally, `make test` to run every test, `make quick` for the fast
-# subset, `make bench` for figures, `make fuzz` (N=10000 hostile requests at a real gunicorn;
-# PBEM_FUZZ_DATABASE_URL for PostgreSQL). scripts/setup installs what each needs, Debian
-# packages included, and does nothing when it is all there.
+# subset, `make bench` for figures, `make fuzz` (N=10000 hostile requests at a real gunicorn,
+# then MAILS=300 hostile mails through `pbem mail receive`; PBEM_FUZZ_DATABASE_URL for
+# PostgreSQL). scripts/setup installs what each needs, Debian packages included, and does
+# nothing when it is all there.
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
@@ -54,8 +55,10 @@ bench: setup
 	$(PY) -m tests.bench
 
 N ?= 10000
+MAILS ?= 300
 fuzz: setup
 	$(PY) -m tests.fuzz --requests $(N)
+	$(PY) -m tests.fuzz --mail $(MAILS)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache test-results

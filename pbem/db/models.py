@@ -304,6 +304,7 @@ class ReplyAddress(BaseModel):
     id_hash = pw.CharField(max_length=64, unique=True)
     link = pw.ForeignKeyField(Link, backref="replies", on_delete="CASCADE")
     created_at = pw.DateTimeField(default=utcnow)
+    answered_at = pw.DateTimeField(null=True)   # its last answer (at most one an hour)
 
     class Meta:
         table_name = "reply_address"

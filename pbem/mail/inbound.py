@@ -1,128 +1,256 @@
 """Replies in: one RFC 5322 message (from an MTA's pipe, or fetched from an IMAP mailbox)
 read into a `replies.Reply`, which pbem/play/replies.py plays or answers.
 
-Parsing is the standard `email` package's; what a reply says is its first lines above the
-quoted original and the signature, in one pass over the text (linear in its size). The IMAP
-client is the standard `imaplib`: a handled message is flagged, then moved or deleted, so that
-it is never read twice (and a message read twice all the same is applied once: its Message-ID).
+Anyone can send mail to the reply address, so a message is read within bounds before anything
+in it is trusted: only the header fields a reply needs, each at most HEADER_LIMIT characters,
+from the first HEAD_LIMIT bytes; only the first BODY_LIMIT bytes of the body go to the `email`
+package's MIME parser (compat32: it parses no header field), and only TEXT_LIMIT characters of
+the text part are read, HTML by a reader of our own in one pass. What a reply says stands in
+its first lines (above the quoted original and the signature), so nothing a player writes is
+lost, and the work and memory of reading any message stay bounded whatever its size. The From
+address is read strictly (one plain address: no encoded word, route, group, comment or
+trailing text); the Authentication-Results as RFC 8601 says (pbem/mail/authresults.py).
+
+The IMAP client is the standard `imaplib`: a handled message is flagged, then moved or deleted,
+so that it is never read twice (and a message read twice all the same is applied once: its
+Message-ID). A pass reads for at most IMAP_BUDGET seconds: the rest waits for the next one.
 """
 from __future__ import annotations
 
 import hashlib
+import html
 import imaplib
 import logging
 import re
 import ssl
+import time
 from email import message_from_bytes, policy
-from email.message import EmailMessage
-from email.utils import getaddresses, parseaddr
-from html.parser import HTMLParser
+from email.message import Message
 
 from flask import current_app
 
 from ..play import replies
+from . import authresults
 
 log = logging.getLogger(__name__)
 
 ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
 AUTOMATIC_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress")
+READ_HEADERS = {name.lower() for name in (
+    *ADDRESS_HEADERS, *AUTOMATIC_HEADERS, "From", "Sender", "Return-Path", "Message-ID",
+    "Auto-Submitted", "Precedence", "Content-Type", "Content-Transfer-Encoding",
+    "Authentication-Results")}
 ROBOTS = ("mailer-daemon", "postmaster")
 WROTE = ("wrote:", "írta:", "schrieb:", "a écrit :", "a écrit:", "scrisse:", "escribió:")
 ON = re.compile(r"^on\s", re.IGNORECASE)
 SEPARATORS = re.compile(r"^(-{2,}\s*(original message|eredeti üzenet|forwarded message)"
                         r"\s*-{2,}|_{10,}|-{10,})\s*$", re.IGNORECASE)
 HEADER_BLOCK = re.compile(r"^(from|feladó|von|de)\s*:\s", re.IGNORECASE)
-AUTH_PASS = re.compile(r"\b(dkim|spf)\s*=\s*pass\b", re.IGNORECASE)
-AUTH_DOMAIN = re.compile(r"\b(header\.d|header\.i|smtp\.mailfrom|smtp\.helo)\s*=\s*([^\s;]+)",
-                         re.IGNORECASE)
 READ_LINES = replies.MAX_LINES + 1
+
+HEAD_LIMIT = 64 * 1024        # bytes of header block read; a longer one is refused
+HEADER_LIMIT = 8 * 1024       # characters of one header field read; a longer one is refused
+KEPT_EACH = 20                # fields of one name read (the topmost ones)
+BODY_LIMIT = 16 * 1024        # bytes of the body given to the MIME parser
+TEXT_LIMIT = 16 * 1024        # characters of the reply's text part read
+MAX_MULTIPARTS = 10           # multipart parts (nested or not) in what the MIME parser reads
+
+# One plain address as pbem keeps players' addresses (ASCII, email-validator's dot-atoms).
+ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+ADDR_SPEC = rf"{ATOM}(?:\.{ATOM})*@{LABEL}(?:\.{LABEL})+"
+PLAIN_ADDRESS = re.compile(rf"\s*({ADDR_SPEC})\s*")
+NAMED_ADDRESS = re.compile(r'\s*(?:"(?:[^"\\\r\n]|\\.)*"|[^"<>()\[\]\\,;:@\r\n]*)\s*'
+                           rf"<({ADDR_SPEC})>\s*")
+ADDRESS_LIKE = re.compile(r"[^\s<>,;:\"()\[\]]+@[^\s<>,;:\"()\[\]]+")
 
 
 class Malformed(ValueError):
-    """A message the `email` package cannot make sense of."""
+    """A message that cannot be read within bounds, or that the `email` package cannot make
+    sense of."""
 
 
 # -- reading one message ------------------------------------------------------------------------------
+
+class Head:
+    """The header fields a reply needs, in the message's order (topmost first), unfolded."""
+
+    def __init__(self, fields: dict[str, list[str]]):
+        self.fields = fields
+
+    def all(self, name: str) -> list[str]:
+        return self.fields.get(name.lower(), [])
+
+    def first(self, name: str) -> str:
+        found = self.all(name)
+        return found[0] if found else ""
+
+    def __contains__(self, name: str) -> bool:
+        return bool(self.all(name))
+
+
+def read_head(raw: bytes) -> tuple[Head, int]:
+    """The header fields of READ_HEADERS (at most KEPT_EACH of each name) and where the body
+    begins: one pass over at most HEAD_LIMIT bytes. Malformed when the header block or a field
+    read runs longer than its limit."""
+    fields: dict[str, list[str]] = {}
+    current: list[bytes] | None = None
+    size = 0
+    position = 0
+    while position < len(raw):
+        newline = raw.find(b"\n", position, HEAD_LIMIT)
+        if newline < 0:
+            if len(raw) > HEAD_LIMIT:
+                raise Malformed(f"a header block longer than {HEAD_LIMIT} bytes")
+            newline = len(raw)
+        line = raw[position:newline].rstrip(b"\r")
+        position = newline + 1
+        if not line:
+            break
+        if line[:1] in (b" ", b"\t"):
+            if current is not None:
+                size += len(line)
+                if size > HEADER_LIMIT:
+                    raise Malformed(f"a header field longer than {HEADER_LIMIT} characters")
+                current.append(line)
+            continue
+        name, colon, value = line.partition(b":")
+        key = name.decode("ascii", "replace").strip().lower()
+        current = None
+        if colon and key in READ_HEADERS and len(fields.setdefault(key, [])) < KEPT_EACH:
+            size = len(value)
+            if size > HEADER_LIMIT:
+                raise Malformed(f"a header field longer than {HEADER_LIMIT} characters")
+            current = [value]
+            fields[key].append(current)            # joined below, once complete
+    return Head({key: [b"".join(parts).decode("utf-8", "replace").strip()
+                       for parts in values] for key, values in fields.items()}), position
+
+
+def address_in(value: str) -> str | None:
+    """The one plain address of a From:-like field (`a@b.example` or `Name <a@b.example>`),
+    None for anything else: an encoded word, a route, a group, a comment, two addresses or
+    trailing text are refused, never guessed at."""
+    if len(value) > 998:
+        return None
+    found = PLAIN_ADDRESS.fullmatch(value) or NAMED_ADDRESS.fullmatch(value)
+    return found.group(1) if found else None
+
 
 def parse(raw: bytes, recipients=(), envelope_sender: str | None = None) -> replies.Reply:
     """The reply in `raw`; `recipients` and `envelope_sender` as the MTA gave them (a pipe's
     ${recipient} and ${sender}), else the message's own headers say."""
     try:
-        message = message_from_bytes(raw, policy=policy.default)
-        sender = parseaddr(str(message.get("From", "")))[1]
-        addresses = list(recipients)
-        for name in ADDRESS_HEADERS:
-            addresses += [a for _n, a in getaddresses([str(h) for h in
-                                                      message.get_all(name, [])])]
-        reply_ids = list(dict.fromkeys(r for r in map(replies.id_in, addresses) if r))
-        key = str(message.get("Message-ID", "")).strip() or hashlib.sha256(raw).hexdigest()
-        automatic = why_automatic(message, sender, envelope_sender)
-        authenticated = is_authenticated(message, sender)
-        lines = [] if automatic else reply_lines(text_of(message))
+        return _parse(raw, recipients, envelope_sender)
     except Malformed:
         raise
     except Exception as exc:  # noqa: BLE001 - any defect the parser trips on is "malformed"
-        raise Malformed(f"{type(exc).__name__}: {exc}") from None
+        raise Malformed(f"{type(exc).__name__}: {exc}"[:200]) from None
+
+
+def _parse(raw: bytes, recipients, envelope_sender: str | None) -> replies.Reply:
+    head, body_at = read_head(raw)
+    senders = head.all("From")
+    sender = address_in(senders[0]) if len(senders) == 1 else "" if not senders else None
+    if sender is None:
+        raise Malformed("From: is not one plain address")
+    addresses = list(recipients)
+    for name in ADDRESS_HEADERS:
+        for value in head.all(name):
+            addresses += ADDRESS_LIKE.findall(value)
+    reply_ids = list(dict.fromkeys(r for r in map(replies.id_in, addresses) if r))
+    key = head.first("Message-ID") or hashlib.sha256(raw).hexdigest()
+    automatic = why_automatic(head, sender, envelope_sender)
+    authenticated = is_authenticated(head, sender)
+    lines = [] if automatic else reply_lines(text_of(head, raw[body_at:body_at + BODY_LIMIT]))
     return replies.Reply(key=key[:998], sender=sender, reply_ids=reply_ids, lines=lines,
                          automatic=automatic, authenticated=authenticated)
 
 
-def why_automatic(message: EmailMessage, sender: str, envelope_sender: str | None) -> str:
+def why_automatic(head: Head, sender: str, envelope_sender: str | None) -> str:
     """Why a message is an auto-reply or a bounce (RFC 3834: never answer those), or ""."""
-    auto = str(message.get("Auto-Submitted", "")).split(";")[0].strip().lower()
+    auto = head.first("Auto-Submitted").split(";")[0].strip().lower()
     if auto and auto != "no":
-        return f"Auto-Submitted: {auto}"
-    precedence = str(message.get("Precedence", "")).strip().lower()
+        return f"Auto-Submitted: {auto[:40]}"
+    precedence = head.first("Precedence").lower()
     if precedence in ("bulk", "junk", "list"):
         return f"Precedence: {precedence}"
     if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
         return "an empty envelope sender (a bounce)"
-    if "Return-Path" in message and not parseaddr(str(message["Return-Path"]))[1]:
+    if "Return-Path" in head and not address_in(head.first("Return-Path")):
         return "an empty Return-Path (a bounce)"
-    for who in (sender, parseaddr(str(message.get("Sender", "")))[1], envelope_sender or ""):
+    for who in (sender, address_in(head.first("Sender")) or "", envelope_sender or ""):
         if who.partition("@")[0].lower() in ROBOTS:
-            return f"sent by {who}"
-    if message.get_content_type() == "multipart/report":
+            return f"sent by {who[:100]}"
+    if _content_type(head.first("Content-Type")) == "multipart/report":
         return "a delivery report"
     for name in AUTOMATIC_HEADERS:
-        if name in message:
+        if name in head:
             return f"{name} (an auto-reply)"
     return ""
 
 
-def is_authenticated(message: EmailMessage, sender: str) -> bool:
-    """With PBEM_REPLY_TRUSTED_AUTHSERV set: an Authentication-Results header of that
-    authserv-id saying dkim=pass or spf=pass for the From address's own domain."""
-    trusted = (current_app.config.get("REPLY_TRUSTED_AUTHSERV") or "").strip().lower()
+def _content_type(value: str) -> str:
+    return value.partition(";")[0].strip().lower()
+
+
+def is_authenticated(head: Head, sender: str) -> bool:
+    """With PBEM_REPLY_TRUSTED_AUTHSERV set: the topmost Authentication-Results of that
+    authserv-id says dkim=pass for the From domain (header.d) or spf=pass for it
+    (smtp.mailfrom); see pbem/mail/authresults.py."""
+    trusted = (current_app.config.get("REPLY_TRUSTED_AUTHSERV") or "").strip()
     if not trusted:
         return True
-    domain = sender.rpartition("@")[2].lower()
-    for header in message.get_all("Authentication-Results", []):
-        authserv, _sep, results = str(header).partition(";")
-        if not authserv.split() or authserv.split()[0].lower() != trusted:
-            continue
-        for result in results.split(";"):
-            if not AUTH_PASS.search(result):
-                continue
-            domains = [d.rpartition("@")[2].lower().strip('"') for _k, d in
-                       AUTH_DOMAIN.findall(result)]
-            if domain and domain in domains:
-                return True
-    return False
+    return authresults.vouches(head.all("Authentication-Results"), trusted,
+                               sender.rpartition("@")[2])
 
 
-def text_of(message: EmailMessage) -> str:
-    """The reply's text: its text/plain part, else its HTML read as text."""
-    part = message.get_body(preferencelist=("plain", "html"))
-    if part is None:
-        return ""
+def text_of(head: Head, body: bytes) -> str:
+    """The reply's text: its first text/plain part, else its first text/html part read as
+    text (attachments and attached messages left out), at most TEXT_LIMIT characters."""
+    top = (f"Content-Type: {head.first('Content-Type') or 'text/plain'}\r\n"
+           f"Content-Transfer-Encoding: {head.first('Content-Transfer-Encoding') or '7bit'}"
+           "\r\n\r\n").encode("utf-8", "replace")
+    if (top + body).lower().count(b"multipart/") > MAX_MULTIPARTS:
+        raise Malformed(f"more than {MAX_MULTIPARTS} multipart parts")   # a reply has 1 to 3
     try:
-        content = part.get_content()
-    except (LookupError, ValueError):           # an unknown charset: read it as UTF-8
-        content = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
-    if not isinstance(content, str):
+        message = message_from_bytes(top + body, policy=policy.compat32)
+        part = _text_part(message)
+        if part is None:
+            return ""
+        payload = part.get_payload(decode=True)
+        charset = part.get_content_charset() or "utf-8"
+    except (RecursionError, ValueError, TypeError, LookupError, IndexError) as exc:
+        raise Malformed(f"{type(exc).__name__}: {exc}"[:200]) from None
+    if not isinstance(payload, bytes):
         return ""
-    return html_text(content) if part.get_content_type() == "text/html" else content
+    payload = payload[:4 * TEXT_LIMIT]
+    try:
+        text = payload.decode(charset, "replace")
+    except (LookupError, UnicodeError, ValueError, TypeError):  # an unknown charset: UTF-8
+        text = payload.decode("utf-8", "replace")
+    text = text[:TEXT_LIMIT]
+    return html_text(text) if part.get_content_type() == "text/html" else text
+
+
+def _text_part(message: Message) -> Message | None:
+    """The first text/plain leaf of the multipart tree, else its first text/html."""
+    html_part = None
+    stack = [message]
+    while stack:
+        part = stack.pop()
+        if part.get_content_maintype() == "multipart" and part.is_multipart():
+            stack.extend(reversed(part.get_payload()))
+            continue
+        disposition = str(part.get("Content-Disposition", "")).partition(";")[0]
+        if disposition.strip().lower() == "attachment":
+            continue
+        kind = part.get_content_type()
+        if kind == "text/plain":
+            return part
+        if kind == "text/html" and html_part is None:
+            html_part = part
+    return html_part
 
 
 def reply_lines(text: str) -> list[str]:
@@ -153,48 +281,53 @@ def _wrote(line: str) -> bool:
     return line.lower().rstrip().endswith(WROTE)
 
 
-class _Text(HTMLParser):
+BREAKS = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table"}
+HIDDEN = {"style", "script", "head", "title"}
+QUOTE_CLASSES = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote",
+                 "divrplyfwdmsg", "appendonsend", "gmail_signature", "moz-signature")
+TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)([^<>]*)>")   # stops at the next "<": linear
+MARKS = re.compile(r"""\b(?:class|id)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""", re.IGNORECASE)
+
+
+def html_text(markup: str) -> str:
     """HTML to lines of text, up to the first quoted part (blockquote, a mail client's quote
-    or reply header): what an HTML-only reply wrote above the original."""
-
-    BREAKS = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table"}
-    QUOTE_CLASSES = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote",
-                     "divrplyfwdmsg", "appendonsend", "gmail_signature", "moz-signature")
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-        self.done = False
-
-    def handle_starttag(self, tag, attrs):
-        if self.done:
-            return
-        marks = " ".join(str(v).lower() for k, v in attrs if k in ("class", "id") and v)
-        if tag == "blockquote" or any(c in marks for c in self.QUOTE_CLASSES):
-            self.done = True
-            return
-        if tag in ("style", "script", "head", "title"):
-            self.skip += 1
-        if tag in self.BREAKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag):
-        if tag in ("style", "script", "head", "title") and self.skip:
-            self.skip -= 1
-        if tag in self.BREAKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data):
-        if not self.done and not self.skip:
-            self.parts.append(data.replace("\n", " "))
-
-
-def html_text(html: str) -> str:
-    parser = _Text()
-    parser.feed(html)
-    parser.close()
-    return "".join(parser.parts)
+    or reply header): what an HTML-only reply wrote above the original. One pass: each
+    character is looked at a bounded number of times (html.parser, by contrast, scans to the
+    end of the text again for each unclosed tag)."""
+    parts: list[str] = []
+    hidden = 0
+    position = 0
+    while position < len(markup):
+        opening = markup.find("<", position)
+        if opening < 0:
+            opening = len(markup)
+        if not hidden:
+            parts.append(html.unescape(markup[position:opening]).replace("\n", " "))
+        if opening == len(markup):
+            break
+        if markup.startswith("<!--", opening):
+            closing = markup.find("-->", opening + 4)
+            if closing < 0:
+                break
+            position = closing + 3
+            continue
+        tag = TAG.match(markup, opening)
+        if tag is None:                        # a "<" that opens no tag: text
+            if not hidden:
+                parts.append("<")
+            position = opening + 1
+            continue
+        position = tag.end()
+        closing, name = tag.group(1) == "/", tag.group(2).lower()
+        if not closing and (name == "blockquote" or any(
+                mark in value.lower() for value in MARKS.findall(tag.group(3))
+                for mark in QUOTE_CLASSES)):
+            break
+        if name in HIDDEN:
+            hidden = max(0, hidden - 1) if closing else hidden + 1
+        if name in BREAKS:
+            parts.append("\n")
+    return "".join(parts)
 
 
 def receive(raw: bytes, recipients=(), envelope_sender: str | None = None) -> str:
@@ -244,11 +377,17 @@ def _quoted(folder: str) -> str:
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def fetch(limit: int = 50) -> dict:
+IMAP_BUDGET = 10.0            # seconds one pass may read for (the worker sends no mail meanwhile)
+
+
+def fetch(limit: int = 50, budget: float = IMAP_BUDGET) -> dict:
     """Handle the messages of the IMAP folder that are neither flagged nor deleted: each is
     flagged as soon as it is handled, then moved to PBEM_IMAP_DONE_FOLDER or deleted. Counts
-    per outcome. A database failure stops the pass with the message left for the next one."""
+    per outcome. Once `budget` seconds are spent no further message is read: the rest wait
+    for the next pass (the mail worker reads between two sendings). A database failure stops
+    the pass with the message left for the next one."""
     config = current_app.config
+    started = time.monotonic()
     counts: dict[str, int] = {}
     connection = imap_connection(config)
     try:
@@ -256,6 +395,9 @@ def fetch(limit: int = 50) -> dict:
         uids = (data[0] or b"").split() if status == "OK" and data else []
         done = config.get("IMAP_DONE_FOLDER") or ""
         for uid in uids[:limit]:
+            if counts and time.monotonic() - started > budget:
+                counts["left for the next pass"] = len(uids[:limit]) - sum(counts.values())
+                break
             outcome = _fetch_one(connection, uid, config["MAX_MAIL_SIZE"])
             word = outcome.split(":")[0]
             counts[word] = counts.get(word, 0) + 1

@@ -125,7 +125,9 @@ def _not_opted_out(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
 
 def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
     """Rows within each recipient's daily quota (sent in the last 24 hours, or leased now);
-    the others wait until the oldest of those mails is a day old. Nothing is dropped."""
+    the others wait until the oldest of those mails is a day old. Nothing is dropped. Answers
+    to replies are neither counted nor held: they have limits of their own
+    (pbem/play/replies.py), and a player's turn mail never waits behind them."""
     quota = current_app.config["MAILS_PER_RECIPIENT_PER_DAY"]
     if quota <= 0 or not rows:
         return rows
@@ -133,6 +135,7 @@ def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
     counted = (Outbox.select(Outbox.recipient, fn.COUNT(Outbox.id).alias("n"),
                              fn.MIN(Outbox.sent_at).alias("first"))
                .where(Outbox.recipient.in_(list({r.recipient for r in rows})),
+                      Outbox.kind != replies.ANSWER_KIND,
                       (Outbox.sent_at >= now - day)
                       | (Outbox.sent_at.is_null() & (Outbox.claimed_until > now)))
                .group_by(Outbox.recipient).tuples())
@@ -140,7 +143,7 @@ def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
     first = {recipient: when for recipient, _n, when in counted}
     kept = []
     for row in rows:
-        if row.kind == webhooks.KIND:       # a chat post, not a mail: the chat limits its posts
+        if row.kind in (webhooks.KIND, replies.ANSWER_KIND):    # limited where they are made
             kept.append(row)
             continue
         used[row.recipient] = used.get(row.recipient, 0) + 1

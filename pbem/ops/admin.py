@@ -13,13 +13,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import peewee as pw
+from flask import current_app
 
 from .. import config as settings_module
 from ..play import announce, health, links, outbox
 from ..mail import compose, inbound
 from ..log import store
 from ..db.database import parts_of, write_transaction
-from ..db.models import MODELS, Game, Link, Outbox, db, utcnow
+from ..db.models import MODELS, Game, InboundMail, Link, Outbox, ReplyAddress, db, utcnow
 
 # -- pbem check --------------------------------------------------------------------------------------
 
@@ -258,7 +259,9 @@ def prune(older_than_days: int, now: dt.datetime | None = None) -> dict:
     """Delete mail sent more than `older_than_days` ago, except, per game, the newest
     HOST_PAGE_MAIL (what its host page lists) and the first mail of each thread; then the
     turn links past their age (their signature has expired: their pages answer "expired"
-    whether the row is there or not). One short transaction per game. Counts and bytes."""
+    whether the row is there or not) with their reply addresses, and the replies handled
+    more than `older_than_days` and a link's age ago. One short transaction per game. Counts
+    and bytes."""
     now = now or utcnow()
     cutoff = now - dt.timedelta(days=older_than_days)
     old = Outbox.select().where(Outbox.sent_at < cutoff, Outbox.kind.not_in(THREAD_ROOTS))
@@ -277,8 +280,16 @@ def prune(older_than_days: int, now: dt.datetime | None = None) -> dict:
             deleted = Outbox.delete().where(Outbox.id.in_(doomed.select(Outbox.id))).execute()
         counts["mails"] += deleted
         counts["bytes"] += int(size)
+    expired = Link.select(Link.id).where(Link.expires_at < now)
+    link_age = dt.timedelta(seconds=current_app.config["LINK_MAX_AGE"])
     with write_transaction():
+        counts["reply_addresses"] = (ReplyAddress.delete()
+                                     .where(ReplyAddress.link.in_(expired)).execute())
         counts["links"] = Link.delete().where(Link.expires_at < now).execute()
+        # a reply handled is remembered while its reply address can still take it
+        counts["replies"] = (InboundMail.delete()
+                             .where(InboundMail.received_at < min(cutoff, now - link_age))
+                             .execute())
     return counts
 
 

@@ -799,12 +799,14 @@ def mail_retry(mail_id, all_failed):
               help="Days since a mail was sent.")
 @_connected
 def mail_prune(days):
-    """Delete mail sent more than DAYS ago (each host page keeps its list) and the turn links
-    past their age."""
+    """Delete mail sent more than DAYS ago (each host page keeps its list), the turn links
+    past their age with their reply addresses, and the replies handled more than DAYS and a
+    link's age ago."""
     from . import admin as ops
     counts = ops.prune(days)
-    click.echo(f"deleted {counts['mails']} sent mails ({counts['bytes'] // 1024} KB) and "
-               f"{counts['links']} expired links")
+    click.echo(f"deleted {counts['mails']} sent mails ({counts['bytes'] // 1024} KB), "
+               f"{counts['reply_addresses']} reply addresses, {counts['replies']} replies "
+               f"handled and {counts['links']} expired links")
 
 
 @games_group.command("host-link")

@@ -14,15 +14,17 @@ the whole reply is played, or nothing is written and the seat gets one answer sa
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import hmac
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import peewee as pw
 from flask import current_app
 
-from ..db.models import InboundMail, Link, ReplyAddress, Seat, db, utcnow
+from ..db.models import InboundMail, Link, Outbox, ReplyAddress, Seat, db, utcnow
 from ..errors import Refusal
 from ..games import IllegalAction
 from ..games.codes import codes_of, match, normal
@@ -34,6 +36,9 @@ ID_LENGTH = 26                        # base32 characters: 130 bits
 REPLY_ID = re.compile(r"^[a-z2-7]{%d}$" % ID_LENGTH)
 SAY = re.compile(r"^say\s*:\s*(.*)$", re.IGNORECASE | re.DOTALL)
 MAX_LINES = 20                        # codes and messages one reply may carry
+ANSWER_EVERY = dt.timedelta(hours=1)  # at most one answer per reply address in this time
+ANSWERS_PER_DAY = 6                   # ... and at most these many per player's address a day
+ANSWER_KIND = "reply"                 # the outbox kind of answers (outside the daily quota)
 
 
 def enabled() -> bool:
@@ -114,6 +119,8 @@ def handle(reply: Reply) -> str:
     if bound is None:
         return "ignored: not a reply address of a turn mail"
     link = bound.link
+    if link.expires_at <= utcnow():
+        return "ignored: the reply address is older than its turn link's age"
     seat = Seat.get_or_none(Seat.game == link.game_id, Seat.index == link.seat)
     if seat is None or seat.email.strip().lower() != reply.sender.strip().lower():
         return "ignored: the sender is not the seat's address"
@@ -129,9 +136,9 @@ def handle(reply: Reply) -> str:
             _play(link, reply.lines)
         return "played"
     except Answer as answer:
-        return _answer(key, link, seat, answer)
+        return _answer(key, bound, seat, answer)
     except store.StaleSeq:
-        return _answer(key, link, seat, Answer("stale", detail="played"))
+        return _answer(key, bound, seat, Answer("stale", detail="played"))
     except Refusal as exc:               # the game is gone, its rules are not on this server
         return f"ignored: {exc}"
 
@@ -223,14 +230,50 @@ def _check_live(link: Link, game) -> None:
         raise Answer("stale", detail="expired")
 
 
-def _answer(key: str, link: Link, seat: Seat, answer: Answer) -> str:
-    """One answer to the seat's own address (rate-limited like all mail: the outbox's quota),
-    recorded with the reply's key so that the same message is never answered twice."""
+def _answer(key: str, bound: ReplyAddress, seat: Seat, answer: Answer) -> str:
+    """One answer to the seat's own address, recorded with the reply's key so that the same
+    message is never answered twice; at most one per reply address in ANSWER_EVERY and
+    ANSWERS_PER_DAY per address, else nothing is written or sent (forged replies to an old
+    address cannot fill its player's mailbox). Answers never count against the player's daily
+    quota of turn mail (pbem/mail/mailer.py)."""
+    try:
+        return _answer_once(key, bound, seat, answer, utcnow())
+    except _Duplicate:
+        return "duplicate"
+
+
+class _Duplicate(Exception):
+    """The reply's key was recorded meanwhile (the same message delivered twice at once)."""
+
+
+def _answer_once(key: str, bound: ReplyAddress, seat: Seat, answer: Answer,
+                 now: dt.datetime) -> str:
+    link = bound.link
     with outbox.transaction():
+        answered = (Outbox.select().where(Outbox.kind == ANSWER_KIND,
+                                          Outbox.recipient == seat.email,
+                                          Outbox.created_at > now - dt.timedelta(days=1))
+                    .count())
+        if answered >= ANSWERS_PER_DAY:
+            return f"ignored: {ANSWERS_PER_DAY} answers to this address in 24 hours"
+        claimed = (ReplyAddress.update(answered_at=now)
+                   .where(ReplyAddress.id == bound.id,
+                          ReplyAddress.answered_at.is_null()
+                          | (ReplyAddress.answered_at <= now - ANSWER_EVERY))
+                   .execute())
+        if not claimed:
+            return "ignored: this reply address was answered less than an hour ago"
         if not _first_time(key, "answered"):
-            return "duplicate"
+            raise _Duplicate
         game = store.get_game(link.game_id)
-        outbox.queue(game, seat.index, "reply", seat.email, "reply", seat.language,
-                     what=answer.what, line=answer.line[:200], detail=answer.detail[:300],
-                     seq=game.seq)
+        outbox.queue(game, seat.index, ANSWER_KIND, seat.email, "reply", seat.language,
+                     what=answer.what, line=printable(answer.line)[:200],
+                     detail=printable(answer.detail)[:300], seq=game.seq)
     return "answered"
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters (a NUL, which PostgreSQL cannot keep, among them)
+    shown as U+FFFD: what an answer quotes of a reply."""
+    return "".join("\ufffd" if unicodedata.category(c) in ("Cc", "Cs") and c not in "\t"
+                   else c for c in text)

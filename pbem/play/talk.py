@@ -37,6 +37,8 @@ def clean(text) -> str:
         raise TalkError(400, "the message is empty")
     if len(text) > MAX_LENGTH:
         raise TalkError(400, f"a message has at most {MAX_LENGTH} characters")
+    if "\x00" in text:                  # before the rest: no database can keep a NUL
+        raise TalkError(400, "the message contains a NUL character")
     if text.count("\n") >= MAX_LINES:
         raise TalkError(400, f"a message has at most {MAX_LINES} lines")
     for char in text:

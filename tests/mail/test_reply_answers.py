@@ -1,0 +1,104 @@
+"""Answers to replies are bounded: one per reply address an hour and a few per address a day,
+never counted against the player's turn mail; a reply address older than its turn link's age
+answers nothing; and a reply whose say: line holds a NUL is refused with a clear answer on
+every database (no traceback, no row that cannot be sent)."""
+from __future__ import annotations
+
+import datetime as dt
+from email.utils import make_msgid
+
+from pbem.db.models import InboundMail, Link, Message, Outbox, ReplyAddress
+from pbem.log import store
+from pbem.mail import inbound, mailer
+from pbem.play import announce, outbox, replies
+from tests.conftest import Inbox, token_of
+from tests.fuzz import mails
+from tests.mail.test_replies import (answers, asked, email_of, events,  # noqa: F401
+                                     newest_turn_mail, replying)
+
+
+def forged(mail, seat, lines):
+    """A reply in the seat's name (no authentication asked), each with a Message-ID of its own."""
+    return mails.reply(mail["Reply-To"], email_of(seat), lines,
+                       message_id=make_msgid(domain="evil.example"))
+
+
+def new_turn_mail(game, seat):
+    with outbox.transaction():
+        announce.turn_mail(store.get_game(game.id), store.seats_of(game)[seat], kind="link")
+
+
+def test_thirty_forged_replies_to_a_spent_address_get_one_answer_and_hold_no_turn_mail(
+        asked, smtp, replying):
+    game, seat, mail, codes = asked
+    new_turn_mail(game, seat)                      # the first mail's address is spent now
+    mailer.send_due()
+    sent = len(smtp.inbox.to(email_of(seat)))
+    replying.config["MAILS_PER_RECIPIENT_PER_DAY"] = sent + 2      # room for two turn mails
+    outcomes = [inbound.receive(forged(mail, seat, [codes[0]])) for _ in range(30)]
+    assert outcomes[0] == "answered"
+    assert set(outcomes[1:]) == {"ignored: this reply address was answered less than an hour ago"}
+    assert len(answers(smtp, email_of(seat))) == 1
+    assert InboundMail.select().count() == 1
+    for _ in range(2):
+        new_turn_mail(game, seat)
+        mailer.send_due()
+    held = Outbox.select().where(Outbox.recipient == email_of(seat), Outbox.sent_at.is_null())
+    assert [row.last_error for row in held] == []
+    assert len(smtp.inbox.to(email_of(seat))) == sent + 3
+    newest = newest_turn_mail(smtp, email_of(seat))
+    assert inbound.receive(forged(newest, seat, [codes[0]])) == "played"
+
+
+def test_an_hour_later_the_same_address_may_answer_again(asked, smtp):
+    game, seat, mail, codes = asked
+    assert inbound.receive(forged(mail, seat, ["dance"])) == "answered"
+    answered = ReplyAddress.select().where(ReplyAddress.answered_at.is_null(False)).get()
+    (ReplyAddress.update(answered_at=answered.answered_at - dt.timedelta(minutes=61))
+     .where(ReplyAddress.id == answered.id).execute())
+    assert inbound.receive(forged(mail, seat, ["dance"])) == "answered"
+    assert len(answers(smtp, email_of(seat))) == 2
+
+
+def test_a_player_gets_at_most_a_few_answers_a_day(asked, smtp):
+    game, seat, mail, codes = asked
+    outcomes = []
+    for _ in range(replies.ANSWERS_PER_DAY + 2):
+        outcomes.append(inbound.receive(forged(mail, seat, ["dance"])))
+        new_turn_mail(game, seat)
+        mailer.send_due()
+        mail = newest_turn_mail(smtp, email_of(seat))
+    assert outcomes.count("answered") == replies.ANSWERS_PER_DAY
+    assert outcomes[-1] == f"ignored: {replies.ANSWERS_PER_DAY} answers to this address in 24 hours"
+
+
+def test_a_reply_address_past_its_links_age_answers_nothing(asked, smtp):
+    game, seat, mail, codes = asked
+    new_turn_mail(game, seat)
+    old = Link.select().where(Link.spent_at.is_null(False)).order_by(Link.id).first()
+    Link.update(expires_at=dt.datetime.utcnow() - dt.timedelta(seconds=1)).where(
+        Link.id == old.id).execute()
+    outcome = inbound.receive(forged(mail, seat, [codes[0]]))
+    assert outcome == "ignored: the reply address is older than its turn link's age"
+    assert answers(smtp, email_of(seat)) == [] and InboundMail.select().count() == 0
+
+
+def test_a_say_line_with_a_nul_is_refused_with_an_answer_and_keeps_nothing(asked, smtp):
+    game, seat, mail, codes = asked
+    before = events(game)
+    assert inbound.receive(forged(mail, seat, ["say: hello\x00there"])) == "answered"
+    assert events(game) == before and Message.select().count() == 0
+    [answer] = answers(smtp, email_of(seat))
+    assert "could not be posted: say: hello\ufffdthere" in Inbox.text(answer)
+    assert Outbox.select().where(Outbox.sent_at.is_null()).count() == 0
+
+
+def test_talk_from_the_page_and_the_api_refuses_a_nul(asked, smtp, replying):
+    game, seat, mail, codes = asked
+    client = replying.test_client()
+    token = token_of(smtp.inbox.last_link(email_of(seat)))
+    page = client.post(f"/turn/{token}/messages", data={"text": "hi\x00there"})
+    assert page.status_code == 400 and b"Traceback" not in page.data
+    api = client.post(f"/api/turn/{token}/messages", json={"text": "hi\x00there"})
+    assert api.status_code == 400 and "NUL" in api.get_json()["error"]
+    assert Message.select().count() == 0
