@@ -51,10 +51,9 @@ def create_app(config: dict | None = None) -> Flask:
 
 
 def _game_files(app: Flask) -> None:
-    """The files a game keeps beside its module (pbem.games.FOLDERS), for a game installed as
-    a distribution of its own: `templates/x.html` is the template "games/<name>/x.html",
-    `static/x.css` is served at /static/games/<name>/x.css. (The built-in games keep theirs
-    in pbem's templates/games/<name>/ and static/games/.)"""
+    """The files a game keeps in its folder (pbem.games.FOLDERS), a built-in game's as a
+    plugin's: `templates/x.html` is the template "games/<name>/x.html", `static/x.css` is
+    served at /static/games/<name>/x.css."""
     from flask import Blueprint
     from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 

@@ -30,12 +30,19 @@ LAYERS = {
 TOP_MODULES = {"__init__", "config", "errors", "inputs", "validate", "package", "logs", "app"}
 
 
+# a game's folder holds more than its engine: its presenter draws it (present), its computer
+# player judges it (bots); every other module of the folder is the pure engine (games)
+GAME_FOLDER_LAYERS = {"presenter": "present", "computer": "bots"}
+
+
 def layer_of(module: str) -> tuple[str, int]:
     """("play", 5) for "pbem.play.moves"; the helpers at the top of the package are layer 0."""
     parts = module.split(".")[1:]
     if not parts:
         return "", 0
     head = parts[0]
+    if head == "games" and len(parts) == 3 and parts[-1] in GAME_FOLDER_LAYERS:
+        head = GAME_FOLDER_LAYERS[parts[-1]]
     if head in LAYERS:
         return head, LAYERS[head]
     if head in TOP_MODULES:

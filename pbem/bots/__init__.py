@@ -22,9 +22,9 @@ from ..games.base import GAME_PACKAGES
 from .heuristic import GENERIC, Heuristic, moves
 from .search import Budget, Policy, Search, weighted_index
 
-# the games this package knows: each game of pbem's own has a module pbem.bots.<name> whose
-# HEURISTIC judges its positions; another game brings its own through `register`
-GAME_MODULES = {name: f"pbem.bots.{name}" for name in GAME_PACKAGES}
+# the games this package knows: each game of pbem's own has a module pbem.games.<name>.computer
+# whose HEURISTIC judges its positions; another game brings its own through `register`
+GAME_MODULES = {name: f"pbem.games.{name}.computer" for name in GAME_PACKAGES}
 _HEURISTICS: dict[str, Heuristic] = {}
 FULL_TIME_CHOICES = 8
 

@@ -1,7 +1,7 @@
 """What the search needs to know of a game beyond the Rules protocol: how good a position is
 for each seat when a playout is cut off, and which kinds of action a playout prefers.
 
-Each game's module (`pbem/bots/tigris.py`, ...) builds one `Heuristic`; a game without one
+Each game's module (`pbem/games/tigris/computer.py`, ...) builds one `Heuristic`; a game without one
 (a test game, an installed plug-in) gets `GENERIC`: playouts to the end, judged by the
 ranking alone.
 """

@@ -83,7 +83,7 @@ log = logging.getLogger(__name__)
 
 
 def presenter_for(rules_name: str) -> Presenter:
-    """The game's presenter: a built-in game's `pbem.present.boards.<name>.presenter`, another
+    """The game's presenter: a built-in game's `pbem.games.<name>.presenter.presenter`, another
     game's the one its distribution names in the entry point group `pbem.presenters`, else
     (also when that one fails to load: a warning says why) the generic one."""
     if rules_name not in _cache:
@@ -96,9 +96,9 @@ def _find_presenter(rules_name: str) -> Presenter:
         return GENERIC
     if rules_name in GAME_PACKAGES:
         try:
-            return importlib.import_module(f"pbem.present.boards.{rules_name}").presenter
+            return importlib.import_module(f"pbem.games.{rules_name}.presenter").presenter
         except ModuleNotFoundError as exc:
-            if exc.name != f"pbem.present.boards.{rules_name}":
+            if exc.name != f"pbem.games.{rules_name}.presenter":
                 raise
         return GENERIC
     points = [p for p in entry_points(group=PRESENTER_GROUP) if p.name == rules_name]

@@ -63,7 +63,7 @@ def test_card_game_values_rise_with_a_scored_card_of_the_weakest_colour(players)
 def test_card_game_values_count_a_leader_on_the_table(players):
     """Points come only to a leader's owner: a leader out is worth something before any point
     (without it the bot played cards for its opponent's leaders and lost to random play)."""
-    from pbem.bots.tigris_cards import LEADER_WORTH, leaders_out
+    from pbem.games.tigris_cards.computer import LEADER_WORTH, leaders_out
     values = heuristic_for(RULES["tigris_cards"]).values
     state = json.loads(json.dumps(late_position("tigris_cards", players, 2)))   # plain slots
     column, row = next((c, r) for c, col in enumerate(state["columns"])

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.games import RULES
 from pbem.games.codes import MAX_CODE, codes_of, match, normal, numbered, pattern, unique
-from pbem.present.boards.tigris import square_label
+from pbem.games.tigris.presenter import square_label
 from tests.support.games import GAMES, player_counts, random_moves
 
 

@@ -44,8 +44,7 @@ def read_catalogue(path: Path):
 def owner_of(filename: str) -> str:
     """Whose catalogue should hold a message found in `filename`."""
     for game in GAME_PACKAGES:
-        if (filename.startswith((f"pbem/games/{game}/", f"templates/games/{game}/"))
-                or filename == f"pbem/present/boards/{game}.py"):
+        if filename.startswith(f"pbem/games/{game}/"):
             return game
     return "pbem"
 

@@ -1,10 +1,10 @@
-"""The computer player's judgement of Assyria positions (pbem/bots/assyria.py): it counts what
+"""The computer player's judgement of Assyria positions (pbem/games/assyria/computer.py): it counts what
 the rules will still pay for what lies on the board, not only the points so far."""
 from __future__ import annotations
 
 import pytest
 
-from pbem.bots.assyria import NEAR_WELL, values
+from pbem.games.assyria.computer import NEAR_WELL, values
 from pbem.games.base import copy_json
 
 from .helpers import position

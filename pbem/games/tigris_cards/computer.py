@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import math
 
-from pbem.games.tigris_cards.cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, is_treasure
-from pbem.games.tigris_cards.table import column_leaders
+from pbem.bots.heuristic import Heuristic
 
-from .heuristic import Heuristic
+from .cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, is_treasure
+from .table import column_leaders
 
 LEADER_WORTH = 0.6      # a leader on the table, against a scored card's 1 + log terms
 

@@ -17,9 +17,7 @@ import functools
 
 from markupsafe import Markup, escape
 
-from .. import N_, gettext as _, ngettext
-
-from .. import Presenter
+from pbem.present import N_, Presenter, gettext as _, ngettext
 
 COLS, ROWS = 16, 11
 CELL = 40                 # one square in SVG user units

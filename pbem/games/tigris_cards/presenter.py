@@ -9,12 +9,11 @@ Buttons and the confirm bar say what the action does, as an instruction (`label`
 """
 from __future__ import annotations
 
-from .. import gettext as _, ngettext
+from pbem.present import Presenter, gettext as _, ngettext
 
-from pbem.games.tigris_cards.cards import COLOURS, COLUMN_LIMIT, DYNASTIES
-from pbem.games.tigris_cards.engine import STANDING
-from pbem.games.tigris_cards.views import colour_name, leader_name, ship_name, where
-from pbem.present import Presenter
+from .cards import COLOURS, COLUMN_LIMIT, DYNASTIES
+from .engine import STANDING
+from .views import colour_name, leader_name, ship_name, where
 
 PITCH = 44                 # one column (or row) of the table, in SVG units
 CARD = 40                  # a card's side; the rest is the space between cards

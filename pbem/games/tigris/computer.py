@@ -6,9 +6,9 @@ points. Victory points the rules hide are whatever the determinization drew for 
 """
 from __future__ import annotations
 
-from pbem.games.tigris.rules import final_colors
+from pbem.bots.heuristic import Heuristic
 
-from .heuristic import Heuristic
+from .rules import final_colors
 
 # weakest colour first, each stronger colour counting for less (as in the tie-break):
 # 1, 0.4, 0.15, 0.05

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pbem.games.assyria.board import board
-from pbem.games.assyria.engine import (CARDS, FIRST_HUT_INCOME, HIGHEST_BONUS, INFLUENCE,
-                                       JOKER, MAX_CAMELS, NEXT_HUT_INCOME, OFFERING_TRACK,
-                                       PRESTIGE, TURNS_PER_REIGN, WELL_POINTS, WELLS,
-                                       BONUS_CARD, EXPANSION_DECK)
+from pbem.bots.heuristic import Heuristic
 
-from .heuristic import Heuristic
+from .board import board
+from .engine import (BONUS_CARD, CARDS, EXPANSION_DECK, FIRST_HUT_INCOME, HIGHEST_BONUS,
+                     INFLUENCE, JOKER, MAX_CAMELS, NEXT_HUT_INCOME, OFFERING_TRACK, PRESTIGE,
+                     TURNS_PER_REIGN, WELL_POINTS, WELLS)
 
 CAMEL = 0.5                 # a camel at the game end
 HUT_LATER = 0.35            # a hut's prestige at each later income (it must be fed again)

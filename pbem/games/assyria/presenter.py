@@ -22,13 +22,11 @@ import math
 
 from markupsafe import Markup, escape
 
-from .. import N_, gettext as _, ngettext
-from ...games.base import current_language
+from pbem.games.base import current_language
+from pbem.present import N_, Presenter, gettext as _, ngettext
 
-from pbem.games.assyria import engine as R
-from pbem.games.assyria.game import (card_name, dignitary_name, food_name, piece_name,
-                                     region_name)
-from pbem.present import Presenter
+from . import engine as R
+from .game import card_name, dignitary_name, food_name, piece_name, region_name
 
 SIZE = 24                                  # hex radius (centre to corner) in SVG units
 ROOT3 = math.sqrt(3)
