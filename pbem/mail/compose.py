@@ -24,7 +24,7 @@ from ..db.models import Event, Game, Outbox, Seat, Signup, db, utcnow
 from ..games.base import speaking
 from ..log import store
 from ..games.codes import codes_of, pattern
-from ..play import clock, home, links, optout, outbox, replies, talk
+from ..play import clock, home, links, optout, outbox, reply_address, talk
 from ..present import fill_names, others_actions, presenter_for, results
 from ..present.titles import game_name, title_of
 from ..present.times import reading_in
@@ -382,7 +382,7 @@ LISTED_CODES = 40       # a mail lists this many reply codes; beyond, their shap
 def reply_help(rules, state, seat: int, view) -> dict | None:
     """How to answer a mail with a move: the codes of `seat`'s actions now (all of them when
     they are few, else one example of each shape); None when replies are off or none is asked."""
-    if not replies.enabled():
+    if not reply_address.enabled():
         return None
     actions = rules.legal_actions(state, seat)
     if not actions:

@@ -29,7 +29,7 @@ from email.message import Message
 
 from flask import current_app
 
-from ..play import replies
+from ..play import replies, reply_address
 from . import authresults
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ def _parse(raw: bytes, recipients, envelope_sender: str | None) -> replies.Reply
     for name in ADDRESS_HEADERS:
         for value in head.all(name):
             addresses += ADDRESS_LIKE.findall(value)
-    reply_ids = list(dict.fromkeys(r for r in map(replies.id_in, addresses) if r))
+    reply_ids = list(dict.fromkeys(r for r in map(reply_address.id_in, addresses) if r))
     key = head.first("Message-ID") or hashlib.sha256(raw).hexdigest()
     automatic = why_automatic(head, sender, envelope_sender)
     authenticated = is_authenticated(head, sender)
@@ -336,7 +336,7 @@ def receive(raw: bytes, recipients=(), envelope_sender: str | None = None) -> st
     limit = current_app.config["MAX_MAIL_SIZE"]
     if len(raw) > limit:
         return f"refused: larger than PBEM_MAX_MAIL_SIZE ({limit} bytes)"
-    if not replies.enabled():
+    if not reply_address.enabled():
         return "ignored: replies are off (PBEM_REPLY_ADDRESS is not set)"
     try:
         reply = parse(raw, recipients, envelope_sender)
@@ -436,9 +436,9 @@ def reply_findings(settings, Finding) -> list:
     if address.count("@") != 1 or "+" in address.partition("@")[0]:
         return [Finding("problem", f"PBEM_REPLY_ADDRESS={address!r} must be one address "
                                    "without a + in its local part, such as turns@example.org")]
-    if len(address.partition("@")[0]) + 1 + replies.ID_LENGTH > 64:
+    if len(address.partition("@")[0]) + 1 + reply_address.ID_LENGTH > 64:
         return [Finding("problem", f"PBEM_REPLY_ADDRESS={address!r}: its local part leaves no "
-                                   f"room for +<id> ({replies.ID_LENGTH} characters) within 64")]
+                                   f"room for +<id> ({reply_address.ID_LENGTH} characters) within 64")]
     found = [Finding("ok", f"replies by mail are on: Reply-To {address.replace('@', '+<id>@')}")]
     if not settings.get("IMAP_HOST"):
         found.append(Finding("note", "no PBEM_IMAP_HOST: replies come in only through "

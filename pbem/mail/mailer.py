@@ -19,7 +19,7 @@ from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_addre
 
 from peewee import fn
 
-from ..play import fresh, health, optout, outbox, replies
+from ..play import fresh, health, optout, outbox, replies, reply_address
 from . import compose, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
@@ -186,7 +186,7 @@ def _reply_to(row: Outbox) -> str | None:
     """A turn mail's reply address, turns+<id>@... (PBEM_REPLY_ADDRESS), made from its link."""
     if row.template != "turn":
         return None
-    return replies.reply_to((row.context or {}).get("token") or "")
+    return reply_address.reply_to((row.context or {}).get("token") or "")
 
 
 def _message(row: Outbox) -> Message:

@@ -10,7 +10,7 @@ from flask import current_app
 
 from ..db.models import Game, Outbox, Seat, utcnow
 from ..log import store
-from . import clock, home, links, optout, outbox, replies, talk, webhooks
+from . import clock, home, links, optout, outbox, reply_address, talk, webhooks
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -73,8 +73,8 @@ def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None, **extra) -> 
     if kind in ("turn", "reminder") and not mailed_now(game, seat, now or utcnow()):
         return None
     token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
-    if replies.enabled():           # the mail's Reply-To, bound to this link
-        replies.bind(links.newest(game.id, seat.index).id, token)
+    if reply_address.enabled():           # the mail's Reply-To, bound to this link
+        reply_address.bind(links.newest(game.id, seat.index).id, token)
     first = kind == "turn" and game.pace_days is not None and not (
         Outbox.select().where(Outbox.game == game, Outbox.seat == seat.index,
                               Outbox.template == "turn").exists())

@@ -14,9 +14,8 @@ import datetime as dt
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from peewee import fn
 
-from . import links, outbox
-
 from ..db.models import Game, HomeKey, PlayerSettings, Seat, utcnow
+from . import links
 
 HOME_SALT = "pbem.home-link.v1"
 # the calendar feed (<home link>/calendar.ics) stays subscribed this long, unless renewed:
@@ -114,21 +113,7 @@ def settings_of(address: str) -> PlayerSettings:
     return found or PlayerSettings(email=address, mail_mode="each", digest_hour=7)
 
 
-def save_settings(address: str, language: str | None, mail_mode: str, digest_hour: int,
-                  time_zone: str | None = None) -> None:
-    """Store the choices (the caller validated them); the language applies to every seat; a
-    `time_zone` of None leaves the chosen one as it was ("" chooses none).
-    Back from the digest to one mail per turn, the games waiting for the address are mailed at
-    once (each with a fresh link), not at their reminder."""
-    from . import announce      # announce reads the settings kept here
-    with outbox.transaction():
-        was_digest = wants_digest(address)
-        _save_settings(normalise(address), language, mail_mode, digest_hour, time_zone)
-        if was_digest and mail_mode == "each":
-            announce.mail_waiting_games(address)
-
-
-def _save_settings(address, language, mail_mode, digest_hour, time_zone=None) -> None:
+def store_settings(address, language, mail_mode, digest_hour, time_zone=None) -> None:
     settings = settings_of(address)
     settings.mail_mode, settings.digest_hour = mail_mode, digest_hour
     if time_zone is not None:

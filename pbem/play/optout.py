@@ -58,28 +58,6 @@ def address_of(secret_key: str, token_text: str, max_age: int) -> str | None:
     return email
 
 
-def opt_out(email: str) -> None:
-    """Record the opt-out (once: a second request changes nothing). The host of each game in
-    which the address is to act now is told: that player hears of no turn any more."""
-    from . import announce, outbox      # both mail: the outbox itself asks this module
-    with outbox.transaction():
-        if is_opted_out(email):
-            return
-        OptOut.insert(email=email.strip().lower()).on_conflict_ignore().execute()
-        announce.opted_out(email)
-
-
-def opt_in(email: str) -> None:
-    """Undo an opt-out. The mail skipped meanwhile stays unsent, but each game waiting for the
-    address is mailed at once with a fresh link (a digest reader's waits for the digest)."""
-    from . import announce, outbox
-    with outbox.transaction():
-        if not is_opted_out(email):
-            return
-        OptOut.delete().where(OptOut.email == email.strip().lower()).execute()
-        announce.mail_waiting_games(email)
-
-
 def is_opted_out(email: str) -> bool:
     return bool(email) and OptOut.select().where(OptOut.email == email.strip().lower()).exists()
 

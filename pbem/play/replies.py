@@ -1,10 +1,4 @@
-"""Moves by answering the turn mail: each turn mail's reply address, and a reply's use case.
-
-With PBEM_REPLY_ADDRESS=turns@example.org every turn mail (and reminder) says
-Reply-To: turns+<id>@example.org. The id is made from the mail's turn link with the secret key
-(`reply_id`: 130 bits, lowercase letters and digits), so the outbox keeps nothing more than it
-kept before, and only the id's hash is stored (`ReplyAddress`), bound to that link: a reply
-works while the link works, and a newer mail (a newer link) replaces it.
+"""Moves by answering the turn mail: a reply's use case (its address is reply_address.py's).
 
 `handle` takes a reply parsed by pbem/mail/inbound.py: its lines are codes (one per line,
 played in order, each legal at its point, so that one reply can make a whole turn) and
@@ -13,16 +7,13 @@ the whole reply is played, or nothing is written and the seat gets one answer sa
 """
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import hashlib
-import hmac
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
 import peewee as pw
-from flask import current_app
 
 from ..db.models import InboundMail, Link, Outbox, ReplyAddress, Seat, db, utcnow
 from ..errors import Refusal
@@ -30,62 +21,13 @@ from ..games import IllegalAction
 from ..games.codes import codes_of, match, normal
 from ..log import store
 from . import links, moves, outbox, talk
+from .reply_address import hash_id
 
-REPLY_SALT = b"pbem.reply-id.v1:"
-ID_LENGTH = 26                        # base32 characters: 130 bits
-REPLY_ID = re.compile(r"^[a-z2-7]{%d}$" % ID_LENGTH)
 SAY = re.compile(r"^say\s*:\s*(.*)$", re.IGNORECASE | re.DOTALL)
 MAX_LINES = 20                        # codes and messages one reply may carry
 ANSWER_EVERY = dt.timedelta(hours=1)  # at most one answer per reply address in this time
 ANSWERS_PER_DAY = 6                   # ... and at most these many per player's address a day
 ANSWER_KIND = "reply"                 # the outbox kind of answers (outside the daily quota)
-
-
-def enabled() -> bool:
-    return bool(current_app.config.get("REPLY_ADDRESS"))
-
-
-def reply_id(secret_key: str, token: str) -> str:
-    """The reply id of the mail that carries turn link `token`."""
-    digest = hmac.new(secret_key.encode(), REPLY_SALT + token.encode(), hashlib.sha256).digest()
-    return base64.b32encode(digest).decode().lower()[:ID_LENGTH]
-
-
-def hash_id(reply: str) -> str:
-    return hashlib.sha256(reply.encode()).hexdigest()
-
-
-def address_of(reply: str) -> str:
-    """turns+<id>@example.org for PBEM_REPLY_ADDRESS turns@example.org."""
-    local, _sep, domain = current_app.config["REPLY_ADDRESS"].rpartition("@")
-    return f"{local}+{reply}@{domain}"
-
-
-def reply_to(token: str) -> str | None:
-    """The Reply-To of a turn mail carrying `token` (None when replies are off)."""
-    if not enabled() or not token:
-        return None
-    return address_of(reply_id(current_app.config["SECRET_KEY"], token))
-
-
-def id_in(address: str) -> str | None:
-    """The reply id in an address turns+<id>@domain of our reply address, else None."""
-    if not enabled() or not isinstance(address, str):
-        return None
-    local, _sep, domain = current_app.config["REPLY_ADDRESS"].lower().rpartition("@")
-    found_local, _sep, found_domain = address.strip().lower().rpartition("@")
-    base, plus, reply = found_local.partition("+")
-    if not plus or base != local or found_domain != domain or not REPLY_ID.match(reply):
-        return None
-    return reply
-
-
-def bind(link_id: int, token: str) -> None:
-    """Keep the hash of the reply id of the mail carrying `token` (inside the caller's
-    transaction); nothing when replies are off."""
-    if enabled():
-        ReplyAddress.create(id_hash=hash_id(reply_id(current_app.config["SECRET_KEY"], token)),
-                            link=link_id)
 
 
 # -- a reply ----------------------------------------------------------------------------------------

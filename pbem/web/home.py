@@ -11,7 +11,7 @@ import re
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import fresh, home, hosting, limits, links, optout, pace, talk
+from ..play import choices, fresh, home, hosting, limits, links, optout, pace, talk
 from ..log import store
 from ..games.base import current_language, speaking
 from ..present import calendar as deadlines_calendar, seat as seat_view
@@ -151,7 +151,7 @@ def settings(token):
         if zone and not times.is_time_zone(zone):
             abort(400, _("There is no time zone called %(zone)s: write one like Europe/Budapest, "
                          "or leave the field empty.", zone=zone[:times.ZONE_MAX]))
-    home.save_settings(address, language, mode, int(hour), zone)
+    choices.save_settings(address, language, mode, int(hour), zone)
     return redirect(f"/me/{token}?saved=1&lang={language}", code=303)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, render_template
 from flask_babel import gettext as _
 
-from ..play import optout
+from ..play import choices, optout
 
 bp = Blueprint("optout", __name__)
 
@@ -33,12 +33,12 @@ def ask(token):
 def confirm(token):
     """One click, no form token: a mail client posts "List-Unsubscribe=One-Click" here."""
     email = _address(token)
-    optout.opt_out(email)
+    choices.opt_out(email)
     return render_template("optout.html", email=email, done=True)
 
 
 @bp.post("/optout/<token>/undo")
 def undo(token):
     email = _address(token)
-    optout.opt_in(email)
+    choices.opt_in(email)
     return render_template("optout.html", email=email, done=False, back=True)

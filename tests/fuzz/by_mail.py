@@ -92,7 +92,7 @@ def _target(rng: random.Random) -> Target:
     """A game whose first turn mails are replaced by newer ones: live and spent addresses."""
     from pbem.db.models import Outbox
     from pbem.log import store
-    from pbem.play import announce, outbox, replies
+    from pbem.play import announce, outbox, reply_address
     from pbem.play import moves as playing
     players = [{"name": "Ann", "email": "ann@fuzz.example.org"},
                {"name": "Bob", "email": "bob@fuzz.example.org"}]
@@ -102,7 +102,7 @@ def _target(rng: random.Random) -> Target:
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
     with outbox.transaction():
         announce.turn_mail(game, store.seats_of(game)[seat], kind="link")
-    addresses = {row.id: replies.reply_to((row.context or {}).get("token") or "")
+    addresses = {row.id: reply_address.reply_to((row.context or {}).get("token") or "")
                  for row in Outbox.select() if row.template == "turn"}
     spent = [a for i, a in addresses.items() if i in first and a]
     live = [a for i, a in addresses.items() if i not in first and a]

@@ -26,7 +26,7 @@ from pbem.games.codes import codes_of, normal
 from pbem.log import store
 from pbem.mail import inbound, mailer
 from pbem.play import moves as playing
-from pbem.play import outbox, replies
+from pbem.play import outbox, reply_address
 from tests.conftest import Inbox, free_port, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
@@ -135,7 +135,7 @@ def test_each_turn_mail_has_its_own_reply_address_and_only_its_hash_is_kept(repl
     assert "answer this mail" in text and "Your codes now:" in text     # few: all listed
     assert reply_id not in text
     kept = [row.id_hash for row in ReplyAddress.select()]
-    assert replies.hash_id(reply_id) in kept and reply_id not in kept
+    assert reply_address.hash_id(reply_id) in kept and reply_id not in kept
     for row in Outbox.select():
         assert reply_id not in (row.body_text + row.body_html + str(row.context))
 

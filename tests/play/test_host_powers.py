@@ -13,7 +13,7 @@ import pytest
 from pbem.db.models import Event, Game, Outbox, Seat
 from pbem.log import store
 from pbem.mail import mailer
-from pbem.play import clock, home, pace
+from pbem.play import choices, clock, home, pace
 from pbem.play import moves as playing
 from tests.conftest import token_of
 
@@ -317,12 +317,11 @@ def test_undo_while_the_seat_is_asked_starts_its_clock_and_mails_its_turn(app, s
 
 
 def test_the_host_page_marks_dropped_away_and_opted_out_seats(app, client, smtp):
-    from pbem.play import optout
     game, _ = new_game("auto", days=1, drop_after=1)
     token = host_token_of(smtp)
     make_late(game, 0)
     pace.go_away("bob@example.org", 5)
-    optout.opt_out("bob@example.org")
+    choices.opt_out("bob@example.org")
     page = client.get(f"/host/{token}?lang=en").get_data(as_text=True)
     assert "dropped after 1 missed deadline: default moves are played for them" in page
     assert "away until" in page and "opted out of all mail" in page

@@ -8,7 +8,7 @@ import icalendar
 
 from pbem.db.models import Seat, utcnow
 from pbem.log import store
-from pbem.play import clock, home, optout, pace
+from pbem.play import choices, clock, home, pace
 from pbem.play import moves as playing
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -116,7 +116,7 @@ def test_opting_out_ends_the_calendar_and_a_foreign_token_opens_nothing(app, cli
     game = new_game()
     address = PLAYERS[to_act(game)[0]]["email"]
     token = home.issue(app.config["SECRET_KEY"], address)
-    optout.opt_out(address)
+    choices.opt_out(address)
     response = client.get(f"/me/{token}/calendar.ics")
     assert response.status_code == 410
     assert client.get("/me/not-a-token/calendar.ics").status_code in (403, 404)

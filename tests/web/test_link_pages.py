@@ -14,7 +14,7 @@ import pytest
 from pbem.db.models import Link, Outbox, Seat, utcnow
 from pbem.log import store
 from pbem.mail import mailer
-from pbem.play import fresh, home, optout, pace
+from pbem.play import choices, fresh, home, optout, pace
 from pbem.play import moves as playing
 from pbem.present import action_key
 from tests.conftest import token_of
@@ -215,7 +215,7 @@ def test_revoked_while_not_to_act_offers_no_link_that_is_not_coming(app, client,
 def test_an_opted_out_address_is_never_told_a_link_was_emailed(app, client, smtp):
     game, host = new_game()
     token = ann_link(smtp)
-    optout.opt_out(ANN)
+    choices.opt_out(ANN)
     Outbox.update(created_at=utcnow() - dt.timedelta(hours=1)).execute()
     assert client.post(f"/host/{host}/resend/0").status_code == 303         # nothing is mailed
     status, text = page(client, token)
@@ -230,7 +230,7 @@ def test_a_digest_reader_is_told_the_digest_brings_the_game(app, client, smtp):
     payload = client.get(f"/api/turn/{token}").get_json()
     client.post(f"/turn/{token}", data={"seq": str(payload["seq"]),
                                         "action": action_key(payload["actions"][0])})
-    home.save_settings(ANN, "en", "digest", 7)
+    choices.save_settings(ANN, "en", "digest", 7)
     status, text = page(client, token, "/done")
     assert status == 200
     assert "It is not your turn now: your daily digest lists the game when it is." in text

@@ -10,7 +10,7 @@ import pytest
 from pbem.db.models import Game, Outbox
 from pbem.mail import mailer
 from pbem.play import moves as playing
-from pbem.play import optout
+from pbem.play import choices
 from pbem.present import action_key
 from tests.conftest import token_of
 
@@ -31,8 +31,8 @@ def production(app_with, smtp):
 def test_new_answers_the_same_for_an_opted_out_address(production, smtp):
     client = production.test_client()
     plain = client.post("/new", data=form("host@example.org"))
-    optout.opt_out("Bob@Example.org")
-    optout.opt_out("quiet-host@example.org")
+    choices.opt_out("Bob@Example.org")
+    choices.opt_out("quiet-host@example.org")
     for host in ("other@example.org", "quiet-host@example.org"):
         answer = client.post("/new", data=form(host))
         assert (answer.status_code, answer.headers["Location"]) == \
