@@ -42,8 +42,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     from .web import register_blueprints
     register_blueprints(app)
-    from .ops.cli import register_commands
-    register_commands(app)
+    from .ops.commands import register_commands
+    register_commands(app.cli)
     from .ops.admin import deploy_file_findings
     from .play import health
     health.HOST_CHECKS["deploy files"] = deploy_file_findings   # /health as pbem check
