@@ -17,7 +17,7 @@ row 1..11). The actions `legal_actions` offers:
   {"type": "take_treasures", "at": [[r, c], ...]}   the trader's owner, all but one
 """
 from .board import label
-from .rules import TigrisRules
+from .game import TigrisRules
 
 rules = TigrisRules()
 
