@@ -164,3 +164,82 @@ def test_the_record_checker_imports_no_database():
                 assert not target.startswith("pbem.db"), f"{module} imports {target}"
                 todo.append(target)
     assert {"pbem.log.chain", "pbem.log.importing"} <= seen
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of pbem -> the modules of pbem it imports (every import statement, those
+    inside functions too; `from . import x` imports module x, `from .x import y` module x)."""
+    known = {module: (path, is_package) for path, module, is_package in MODULES}
+    graph = {}
+    for module, (path, is_package) in known.items():
+        graph[module] = set()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else [])) \
+                    if node.level else (node.module or "")
+                targets = [f"{target}.{a.name}" if f"{target}.{a.name}" in known else target
+                           for a in node.names]
+            else:
+                continue
+            for target in targets:
+                while target and target not in known:      # a name inside a module
+                    target = target.rpartition(".")[0]
+                if target and target != module:
+                    graph[module].add(target)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, without
+    recursion): each is an import circle."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                    break
+                if target in on_stack:
+                    low[module] = min(low[module], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+    return found
+
+
+def test_no_import_circle():
+    """No module of pbem imports, directly or through others, a module that imports it back:
+    inside a layer too (a circle there is the same smell as one between layers)."""
+    found = circles(import_graph())
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_circle_finder_finds_circles():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert "pbem.play.moves" in import_graph()["pbem.play.replies"]
