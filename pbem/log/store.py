@@ -14,8 +14,9 @@ from ..games import RULES, IllegalAction
 from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
 # the parts that need no database, where they were (callers read them as store.<name>)
-from .chain import (EXPORT_FORMAT, canonical, chain_hash, commitment, commitment_of,  # noqa: F401
-                    describe_in_every_language, forced_move, in_every_language, listed_action,
+from .chain import (COMPUTERS, EXPORT_FORMAT, canonical, chain_hash,  # noqa: F401
+                    commitment, commitment_of, describe_in_every_language, forced_move,
+                    in_every_language, listed_action,
                     PLAYED_BY, TIMEOUT_MARKS, computer_summaries, played_by, timeout_summaries,
                     validate_new_game, why_not)
 from . import undo
@@ -34,6 +35,44 @@ class StaleSeq(Refusal):
 
 class NotFound(Refusal):
     status = 404
+
+
+@dataclass(frozen=True)
+class By:
+    """Who made a move, as its event says (`played_by`, one of PLAYED_BY: the seat's player,
+    a forced move, a computer, or a default move and why), and, for a default, whether the
+    seat plays by defaults now (`absent`: dropped or handed over) rather than having missed
+    one deadline, whose default then goes on for the rest of the missed turn."""
+
+    played_by: str = "player"
+    absent: bool = False
+
+    @classmethod
+    def computer(cls, stand_in: bool) -> "By":
+        """The computer chose it: for its own seat, or standing in for a player."""
+        return cls("stand_in" if stand_in else "computer")
+
+    @classmethod
+    def default(cls, why: str | None = None, absent: bool = False) -> "By":
+        """The seat's default move; `why` is what the log line says (TIMEOUT_MARKS), by
+        default "absent" for an absent seat and "deadline" for a missed deadline."""
+        return cls(played_by(False, True, None, why or ("absent" if absent else "deadline")),
+                   absent)
+
+    @property
+    def automatic(self) -> bool:
+        return self.played_by == "forced"
+
+    @property
+    def timeout(self) -> bool:
+        return self.played_by in TIMEOUT_MARKS
+
+    @property
+    def bot(self) -> bool:
+        return self.played_by in COMPUTERS
+
+
+PLAYER, FORCED = By("player"), By("forced")
 
 
 # -- times -------------------------------------------------------------------------------------------
@@ -138,26 +177,22 @@ class Applied:
 
 
 def append(game: Game, rules, state, seat: int, action: dict, dropped: set[int],
-           timeout: bool = False, absent: bool = False,
-           defaulting: dict | None = None,
-           why: str | None = None, bot: str | None = None) -> tuple[object, list, set[int]]:
+           defaulting: dict | None = None, by: By = PLAYER) -> tuple[object, list, set[int]]:
     """Record `action` by `seat` (already checked: `listed_action` or the seat's default) and
     the forced moves after it, in the caller's transaction holding the game's lock; returns the
     state after them, their events and the seats whose default moves were played (`dropped`:
     the seats that play by default moves now; a mapping seat -> why, see TIMEOUT_MARKS, says
     why for each). `defaulting`: {seat: turn} of the seats whose missed decision goes on (see
     `advance`), updated in place: a default played at a seat's deadline adds the seat, with
-    the turn it missed. `why`: why a timeout move was played (TIMEOUT_MARKS), and the rest
-    of its decision with it. `bot`: the computer chose it, "computer" for a computer's seat,
-    "stand_in" for a player's."""
+    the turn it missed. `by`: who made it (By: the player, the computer, a default and why;
+    a default's why goes on for the rest of its decision)."""
     events: list[Event] = []
-    if timeout and not absent and defaulting is not None:
+    if by.timeout and not by.absent and defaulting is not None:
         defaulting[seat] = turn_text(rules, state)
-    state = record(game, rules, state, seat, action, False, events, timeout=timeout,
-                   absent=absent, why=why, bot=bot)
-    restart: set[int] = {seat} if timeout else set()
+    state = record(game, rules, state, seat, action, events, by)
+    restart: set[int] = {seat} if by.timeout else set()
     state = advance(game, rules, state, events, dropped, restart, defaulting,
-                    reasons={seat: why} if timeout and why else None)
+                    reasons={seat: by.played_by} if by.timeout else None)
     return state, events, restart
 
 
@@ -190,17 +225,16 @@ def locked_game(game_id: int) -> Game:
 
 
 # Why a timeout move (the seat's default move) was played, as its log line says it.
-def record(game, rules, state, seat, action, automatic, events, timeout=False, absent=False,
-           why: str | None = None, bot: str | None = None):
-    """Apply one action and insert its event (the caller holds the write transaction).
-    `timeout`: the seat's default move, played at its deadline, or (`absent`) at once for a
-    seat whose player stopped answering or was handed over by the host; `why` names which
-    (TIMEOUT_MARKS: deadline, absent, host, handover). `bot`: the computer chose it
-    ("stand_in": for a player, which the log says). The event says who chose it (`played_by`,
-    chain.played_by), which the link pages read."""
+def record(game, rules, state, seat, action, events, by: By = PLAYER):
+    """Apply one action and insert its event (the caller holds the write transaction). `by`
+    says who chose it: the player, a forced move, the computer ("stand_in": for a player,
+    which the log says), or the seat's default move, played at its deadline or at once for a
+    seat whose player stopped answering or was handed over by the host (TIMEOUT_MARKS:
+    deadline, absent, host, handover). The event says so (`played_by`), which the link pages
+    read."""
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
+    automatic, timeout, made_by = by.automatic, by.timeout, by.played_by
     game.undo = undo.after_step(rules, game.undo, state, after, seat, automatic, timeout)
-    made_by = played_by(automatic, timeout, bot, why or ("absent" if absent else "deadline"))
     summaries = describe_in_every_language(rules, state, seat, action)
     if timeout:     # the log says why
         summaries = timeout_summaries(summaries, seat, made_by)
@@ -209,9 +243,9 @@ def record(game, rules, state, seat, action, automatic, events, timeout=False, a
     created_at = _now_text()
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at,
-                                timeout, bool(bot), made_by)
+                                timeout, by.bot, made_by)
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
-                               automatic=automatic, timeout=timeout, bot=bool(bot),
+                               automatic=automatic, timeout=timeout, bot=by.bot,
                                played_by=made_by, summary=summaries["en"],
                                summaries=summaries, created_at=created_at, hash=game.head_hash))
     if game.seq % CHECKPOINT_EVERY == 0:
@@ -240,15 +274,15 @@ def advance(game, rules, state, events, dropped: set[int], restart: set | None =
     for _move in range(MAX_FORCED_MOVES):
         forced = forced_move(rules, state)
         if forced is not None:
-            state = record(game, rules, state, forced[0], forced[1], True, events)
+            state = record(game, rules, state, forced[0], forced[1], events, FORCED)
             continue
         end_missed_turns(rules, state, defaulting)
         playing = set(dropped) | set(defaulting)
         for seat in rules.to_act(state) if playing else ():
             action = default_move(rules, state, seat) if seat in playing else None
             if action is not None:
-                state = record(game, rules, state, seat, action, False, events, timeout=True,
-                               absent=seat in dropped, why=_why(seat, dropped, reasons))
+                state = record(game, rules, state, seat, action, events,
+                               By.default(_why(seat, dropped, reasons), absent=seat in dropped))
                 restart.add(seat)
                 break
         else:

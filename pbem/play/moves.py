@@ -138,12 +138,11 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
             _computer_still_plays(game, seats[seat])
         else:
             _acted_in_person(seats[seat])
-        played_by = None if not bot else "computer" if seats[seat].bot_level else "stand_in"
+        by = store.By.computer(stand_in=not seats[seat].bot_level) if bot else store.PLAYER
         defaulting = missed_turns(seats)
         defaulting.pop(seat, None)           # asked after all (no safe default): it answers
         state, events, restart = store.append(game, rules, state, seat, action,
-                                              dropped_seats(game, seats), defaulting=defaulting,
-                                              bot=played_by)
+                                              dropped_seats(game, seats), defaulting, by)
         keep_missed_turns(seats, defaulting)
         if seats[seat].stand_in and seat not in rules.to_act(state):
             _stand_in_done(seats[seat])      # the missed decision is answered
@@ -183,8 +182,8 @@ def play_default(game: Game, seat: int, now=None, absent: bool = False,
     seats = store.seats_of(game)
     defaulting = missed_turns(seats)
     state, events, restart = store.append(game, rules, state, seat, action,
-                                          dropped_seats(game, seats), timeout=True,
-                                          absent=absent, defaulting=defaulting, why=why)
+                                          dropped_seats(game, seats), defaulting,
+                                          store.By.default(why, absent))
     keep_missed_turns(seats, defaulting)
     _after(game, rules, state, before, restart, now, seats=seats)
     return Applied(game, state, events)
