@@ -230,86 +230,102 @@ def parse_environment_file(text: str) -> dict:
     start comment lines (only at a line's start), values may be 'single' or "double" quoted,
     a backslash escapes the next character (and joins lines), an unquoted value loses its
     trailing blanks. Lines that are not assignments are skipped."""
-    found: dict[str, str] = {}
-    state, key, value = "pre_key", [], []
-    key_blank = value_blank = None          # where trailing blanks began, to trim them
-
-    def push():
-        name = "".join(key[:key_blank] if key_blank is not None else key)
-        if name:
-            found[name] = "".join(value)
-
+    reader = _EnvironmentFileReader()
     for c in text + "\n":
-        if state == "pre_key":
-            if c in COMMENTS:
-                state = "comment"
-            elif c not in WHITESPACE:
-                state, key, key_blank = "key", [c], None
-        elif state == "key":
-            if c in NEWLINE:
-                state = "pre_key"           # a line without "=": not an assignment
-            elif c == "=":
-                state, value, value_blank = "pre_value", [], None
-            else:
-                if c not in WHITESPACE:
-                    key_blank = None
-                elif key_blank is None:
-                    key_blank = len(key)
-                key.append(c)
-        elif state == "pre_value":
-            if c in NEWLINE:
-                push()
-                state = "pre_key"
-            elif c == "'":
-                state = "single"
-            elif c == '"':
-                state = "double"
-            elif c == "\\":
-                state = "value_escape"
-            elif c not in WHITESPACE:
-                state = "value"
-                value.append(c)
-        elif state == "value":
-            if c in NEWLINE:
-                if value_blank is not None:
-                    del value[value_blank:]
-                push()
-                state = "pre_key"
-            elif c == "\\":
-                state, value_blank = "value_escape", None
-            else:
-                if c not in WHITESPACE:
-                    value_blank = None
-                elif value_blank is None:
-                    value_blank = len(value)
-                value.append(c)
-        elif state == "value_escape":
-            state = "value"
-            if c not in NEWLINE:            # an escaped newline joins the lines
-                value.append(c)
-        elif state == "single":
-            if c == "'":
-                state = "pre_value"
-            else:
-                value.append(c)
-        elif state == "double":
-            if c == '"':
-                state = "pre_value"
-            elif c == "\\":
-                state = "double_escape"
-            else:
-                value.append(c)
-        elif state == "double_escape":
-            state = "double"
-            if c in SHELL_NEED_ESCAPE:
-                value.append(c)
-            elif c != "\n":
-                value.extend(("\\", c))
-        elif state == "comment":
-            if c == "\\":
-                state = "comment_escape"
-            elif c in NEWLINE:
-                state = "pre_key"
-        elif state == "comment_escape":     # systemd 254 on: a comment never runs on
-            state = "pre_key" if c in NEWLINE else "comment"
-    return found
+        reader.state = getattr(reader, "in_" + reader.state)(c) or reader.state
+    return reader.found
+
+
+class _EnvironmentFileReader:
+    """env-file.c's state machine: the method `in_<state>` takes a character and returns the
+    next state (None: the same)."""
+
+    def __init__(self):
+        self.found: dict[str, str] = {}
+        self.state, self.key, self.value = "pre_key", [], []
+        self.key_blank = self.value_blank = None    # where trailing blanks began, to trim them
+
+    def push(self) -> str:
+        name = "".join(self.key[:self.key_blank] if self.key_blank is not None else self.key)
+        if name:
+            self.found[name] = "".join(self.value)
+        return "pre_key"
+
+    def in_pre_key(self, c):
+        if c in COMMENTS:
+            return "comment"
+        if c not in WHITESPACE:
+            self.key, self.key_blank = [c], None
+            return "key"
+        return None
+
+    def in_key(self, c):
+        if c in NEWLINE:
+            return "pre_key"                # a line without "=": not an assignment
+        if c == "=":
+            self.value, self.value_blank = [], None
+            return "pre_value"
+        if c not in WHITESPACE:
+            self.key_blank = None
+        elif self.key_blank is None:
+            self.key_blank = len(self.key)
+        self.key.append(c)
+        return None
+
+    def in_pre_value(self, c):
+        if c in NEWLINE:
+            return self.push()
+        opened = {"'": "single", '"': "double", "\\": "value_escape"}.get(c)
+        if opened or c in WHITESPACE:
+            return opened
+        self.value.append(c)
+        return "value"
+
+    def in_value(self, c):
+        if c in NEWLINE:
+            if self.value_blank is not None:
+                del self.value[self.value_blank:]
+            return self.push()
+        if c == "\\":
+            self.value_blank = None
+            return "value_escape"
+        if c not in WHITESPACE:
+            self.value_blank = None
+        elif self.value_blank is None:
+            self.value_blank = len(self.value)
+        self.value.append(c)
+        return None
+
+    def in_value_escape(self, c):
+        if c not in NEWLINE:                # an escaped newline joins the lines
+            self.value.append(c)
+        return "value"
+
+    def in_single(self, c):
+        if c == "'":
+            return "pre_value"
+        self.value.append(c)
+        return None
+
+    def in_double(self, c):
+        if c == '"':
+            return "pre_value"
+        if c == "\\":
+            return "double_escape"
+        self.value.append(c)
+        return None
+
+    def in_double_escape(self, c):
+        if c in SHELL_NEED_ESCAPE:
+            self.value.append(c)
+        elif c != "\n":
+            self.value.extend(("\\", c))
+        return "double"
+
+    def in_comment(self, c):
+        if c == "\\":
+            return "comment_escape"
+        return "pre_key" if c in NEWLINE else None
+
+    def in_comment_escape(self, c):            # systemd 254 on: a comment never runs on
+        return "pre_key" if c in NEWLINE else "comment"
