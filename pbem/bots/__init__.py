@@ -14,17 +14,15 @@ move can overtake the most chosen one. All of it follows from the view and the r
 """
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass
 
-from ..games.base import GAME_PACKAGES
+from ..games import part
 from .heuristic import GENERIC, Heuristic, moves
 from .search import Budget, Policy, Search, weighted_index
 
-# the games this package knows: each game of pbem's own has a module pbem.games.<name>.computer
-# whose HEURISTIC judges its positions; another game brings its own through `register`
-GAME_MODULES = {name: f"pbem.games.{name}.computer" for name in GAME_PACKAGES}
+# each game's HEURISTIC judges its positions: the module `computer` of the game's folder has it
+# (pbem.games.part, alike for pbem's games and plugins); a test game brings its own (`register`)
 _HEURISTICS: dict[str, Heuristic] = {}
 FULL_TIME_CHOICES = 8
 
@@ -48,15 +46,12 @@ def register(name: str, heuristic: Heuristic) -> None:
 
 
 def heuristic_for(rules) -> Heuristic:
+    """The game's heuristic: registered, or its folder's `computer.HEURISTIC`, else GENERIC."""
     name = rules.name
-    if name not in _HEURISTICS and name in GAME_MODULES:
-        try:
-            _HEURISTICS[name] = importlib.import_module(GAME_MODULES[name]).HEURISTIC
-        except ModuleNotFoundError as exc:      # a game of pbem's without a heuristic yet
-            if exc.name != GAME_MODULES[name]:
-                raise
-            _HEURISTICS[name] = GENERIC
-    return _HEURISTICS.get(name, GENERIC)
+    if name not in _HEURISTICS:
+        module = part(name, "computer")
+        _HEURISTICS[name] = getattr(module, "HEURISTIC", GENERIC) if module else GENERIC
+    return _HEURISTICS[name]
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,18 @@
 """The game registry: `RULES[name]` is the rules engine of that game.
 
-The games come from two places: every package in pbem/games/ with an instance named `rules`
-(the built-in ones), and every installed distribution that declares an entry point in the group
-`pbem.games` (`tinygame = "pbem_tinygame:rules"`), loaded as pytest and Flask load their
-plugins. A plugin that fails to load is left out with a warning naming it (`LEFT_OUT` keeps
-why, for `pbem check`); pbem goes on without it.
+The games come from two places: every folder in pbem/games/ with an instance named `rules`
+(the built-in ones: a game is one folder), and every installed distribution that declares an
+entry point in the group `pbem.games` (`tinygame = "pbem_tinygame:rules"`), loaded as pytest
+and Flask load their plugins. Both register the same way: the game's package is its folder,
+whose `templates/`, `static/` and `translations/` join pbem's, and whose modules `presenter`
+and `computer`, where they exist, draw the game and judge its positions (`part`). A plugin
+that fails to load is left out with a warning naming it (`LEFT_OUT` keeps why, for `pbem
+check`); pbem goes on without it.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import sys
 from importlib.metadata import EntryPoint, entry_points
@@ -20,6 +24,7 @@ from .base import (GAME_PACKAGES, IllegalAction, Rules, add_translations, check_
 ENTRY_POINT_GROUP = "pbem.games"
 RULES: dict[str, Rules] = {}
 FOLDERS: dict[str, Path] = {}       # game name -> the folder of its module (translations/, ...)
+PACKAGES: dict[str, str] = {}       # game name -> the module that registered it (its package)
 LEFT_OUT: dict[str, str] = {}       # entry point name -> why its game is not in RULES
 log = logging.getLogger(__name__)
 
@@ -29,9 +34,25 @@ def register(rules: Rules, module: str | None = None) -> Rules:
     of `module` (default: the module that defines the engine's class) holds the game's own
     files: its `translations/` join the catalogues, its `templates/` and `static/` the pages'."""
     RULES[rules.name] = rules
-    FOLDERS[rules.name] = folder = module_folder(module or type(rules).__module__)
+    PACKAGES[rules.name] = module = module or type(rules).__module__
+    FOLDERS[rules.name] = folder = module_folder(module)
     add_translations(folder / "translations")
     return rules
+
+
+def part(name: str, module: str):
+    """The module `module` ("presenter", "computer") of game `name`'s package, found the same
+    way for a folder of pbem/games/ and a plugin's package; None when it has none (no such
+    file, or the game is a plain module). An error inside the module is raised."""
+    package = PACKAGES.get(name)
+    if package is None:
+        return None
+    try:
+        if importlib.util.find_spec(f"{package}.{module}") is None:
+            return None
+    except ModuleNotFoundError:         # the game is a module, not a package
+        return None
+    return importlib.import_module(f"{package}.{module}")
 
 
 def module_folder(module_name: str) -> Path:
@@ -73,4 +94,5 @@ def _register_the_games() -> None:
 _register_the_games()
 
 
-__all__ = ["RULES", "FOLDERS", "LEFT_OUT", "IllegalAction", "Rules", "check_options", "register"]
+__all__ = ["RULES", "FOLDERS", "LEFT_OUT", "PACKAGES", "IllegalAction", "Rules", "check_options",
+           "part", "register"]

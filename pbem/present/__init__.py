@@ -8,14 +8,13 @@ action, asks the player to confirm it. Without JavaScript the same actions are p
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import logging
 from importlib.metadata import entry_points
 import re
 
-from ..games import RULES
-from ..games.base import GAME_PACKAGES, _, _catalogue, current_language
+from ..games import PACKAGES, RULES, part
+from ..games.base import _, _catalogue, current_language
 
 
 def gettext(message: str, **variables) -> str:
@@ -83,9 +82,10 @@ log = logging.getLogger(__name__)
 
 
 def presenter_for(rules_name: str) -> Presenter:
-    """The game's presenter: a built-in game's `pbem.games.<name>.presenter.presenter`, another
-    game's the one its distribution names in the entry point group `pbem.presenters`, else
-    (also when that one fails to load: a warning says why) the generic one."""
+    """The game's presenter, found alike for a game of pbem's and a plugin: the one its
+    distribution names in the entry point group `pbem.presenters`, else `presenter` in the
+    module `presenter` of the game's folder (pbem.games.part), else, also when the one found
+    fails to load (a warning says why), the generic one."""
     if rules_name not in _cache:
         _cache[rules_name] = _find_presenter(rules_name)
     return _cache[rules_name]
@@ -94,29 +94,31 @@ def presenter_for(rules_name: str) -> Presenter:
 def _find_presenter(rules_name: str) -> Presenter:
     if rules_name not in RULES:
         return GENERIC
-    if rules_name in GAME_PACKAGES:
-        try:
-            return importlib.import_module(f"pbem.games.{rules_name}.presenter").presenter
-        except ModuleNotFoundError as exc:
-            if exc.name != f"pbem.games.{rules_name}.presenter":
-                raise
-        return GENERIC
     points = [p for p in entry_points(group=PRESENTER_GROUP) if p.name == rules_name]
-    return _plugin_presenter(points[0]) if points else GENERIC
+    if points:
+        where = f"entry point '{rules_name} = {points[0].value}'"
+        return _loaded_presenter(rules_name, where, points[0].load)
+    where = f"module {PACKAGES[rules_name]}.presenter"
+    return _loaded_presenter(rules_name, where, lambda: _folder_presenter(rules_name))
 
 
-def _plugin_presenter(point) -> Presenter:
+def _folder_presenter(rules_name: str):
+    module = part(rules_name, "presenter")
+    return GENERIC if module is None else module.presenter
+
+
+def _loaded_presenter(rules_name: str, where: str, load) -> Presenter:
     try:
-        presenter = point.load()
+        presenter = load()
         if isinstance(presenter, type):
             presenter = presenter()
         missing = [m for m in vars(Presenter) if not m.startswith("_") and not hasattr(presenter, m)]
         if missing:
             raise TypeError(f"{presenter!r} lacks {', '.join(missing)} of pbem.present.Presenter")
     except Exception as exc:        # a plugin's import may raise anything; the page goes on
-        LEFT_OUT[point.name] = why = (f"the presenter of {point.name!r} (entry point "
-                                      f"'{point.name} = {point.value}') is left out, the generic "
-                                      f"one draws the game: {type(exc).__name__}: {exc}")
+        LEFT_OUT[rules_name] = why = (f"the presenter of {rules_name!r} ({where}) is left out, "
+                                      f"the generic one draws the game: "
+                                      f"{type(exc).__name__}: {exc}")
         log.warning("pbem: %s", why)
         return GENERIC
     return presenter

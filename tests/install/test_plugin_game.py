@@ -136,10 +136,10 @@ def live_links(smtp) -> list[str]:
     return [links[-1].removeprefix("http://pbem.test") for links in found if links]
 
 
-def play_through_the_api(base: str, smtp, pbem) -> tuple[dict, int, dict, dict]:
+def play_through_the_api(base: str, smtp, pbem, rules: str = "tinygame") -> tuple[dict, int, dict, dict]:
     """Play from the links in the mails, the first card offered, until the game is over; the
     last answer, how many moves were posted, the hand each seat was first shown, and the
-    second turn's page in each language."""
+    second turn's page in each language (Higher card, named `rules`)."""
     posts, first_hands, pages = 0, {}, {}
     for _ in range(10):
         asked = [(link, got) for link in live_links(smtp)
@@ -149,7 +149,7 @@ def play_through_the_api(base: str, smtp, pbem) -> tuple[dict, int, dict, dict]:
             break
         link, got = asked[0]
         turn = got.json()
-        assert turn["rules"] == "tinygame" and "deck" not in turn["view"]
+        assert turn["rules"] == rules and "deck" not in turn["view"]
         assert set(turn["view"]["hand"]) == {a["card"] for a in turn["actions"]}
         first_hands.setdefault(turn["seat"], turn["view"]["hand"])
         if posts == 1:
