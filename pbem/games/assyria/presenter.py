@@ -38,10 +38,8 @@ FOOD_FILL = {"grape": "#7b3f8c", "palm": "#2e7d4f", "salt": "#e6e6e6", "barley":
 FOOD_INK = {"grape": "#fff", "palm": "#fff", "salt": "#222", "barley": "#222", "date": "#fff",
             "joker": "#222", "plow": "#222"}
 FOOD_LETTER = {"grape": "G", "palm": "P", "salt": "S", "barley": "B", "date": "D"}
-OFFERING_TRACK = (0, 1, 2, 2, 3, 3, 3, 4)
-DIGNITARY_PRICE = {"highest": 4, "middle": 3, "lower": 2}
-INFLUENCE = {"highest": 3, "middle": 2, "lower": 1}
-MAX_CAMELS = 10
+OFFERING_TRACK, DIGNITARY_PRICE = R.OFFERING_TRACK, R.DIGNITARY_PRICE    # the engine's
+INFLUENCE, MAX_CAMELS = R.INFLUENCE, R.MAX_CAMELS
 
 
 def hex_token(at) -> str:

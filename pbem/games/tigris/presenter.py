@@ -19,15 +19,15 @@ from markupsafe import Markup, escape
 
 from pbem.present import N_, Presenter, gettext as _, ngettext
 
-COLS, ROWS = 16, 11
+from .board import (COLORS, COLS, COLUMN_LETTERS as LETTERS, DYNASTIES, LEADER_COLORS, LEADERS,
+                    ROWS, from_rc, label)
+from .words import (colour as colour_name, kind as kind_name, leader as leader_name,
+                    monument as monument_name, war_prompt as war_name)
+
+# the geometry and the words are the engine's (board.py, words.py); the drawing's own:
 CELL = 40                 # one square in SVG user units
 MARGIN = 22               # room for the column letters and row numbers
-LETTERS = "ABCDEFGHIJKLMNOP"
-COLORS = ("red", "blue", "green", "black")
-LEADERS = {"black": "king", "red": "priest", "blue": "farmer", "green": "trader"}
-LEADER_COLORS = {name: color for color, name in LEADERS.items()}
-LEADER_ORDER = ("king", "priest", "farmer", "trader")
-DYNASTIES = ("bow", "bull", "pot", "lion")
+LEADER_ORDER = tuple(LEADERS.values())      # king, priest, farmer, trader
 
 # Fills for the page (SVG) and for mail clients (table cells)
 FILL = {"red": "#cf3d2e", "blue": "#2f6fc4", "green": "#2f8a3e", "black": "#33302c",
@@ -39,17 +39,8 @@ def sq(at) -> str:
 
 
 def square_label(at) -> str:
-    return f"{LETTERS[at[1]]}{at[0] + 1}"
-
-
-def colour_name(color: str) -> str:
-    return {"red": _("red"), "blue": _("blue"), "green": _("green"),
-            "black": _("black")}[color]
-
-
-def kind_name(color: str) -> str:
-    return {"red": _("temple"), "blue": _("farm"), "green": _("market"),
-            "black": _("settlement")}[color]
+    """"B5" for the square at [row, column]."""
+    return label(from_rc(at))
 
 
 def tiles_of(color: str, n: int) -> str:
@@ -63,24 +54,8 @@ def tiles_of(color: str, n: int) -> str:
     return ngettext("%(num)s settlement", "%(num)s settlements", n)
 
 
-def leader_name(name: str) -> str:
-    return {"king": _("king"), "priest": _("priest"), "farmer": _("farmer"),
-            "trader": _("trader")}[name]
-
-
 def dynasty_name(name: str) -> str:
     return {"bow": _("bow"), "bull": _("bull"), "pot": _("pot"), "lion": _("lion")}[name]
-
-
-def war_name(name: str) -> str:
-    """The same words as the engine's prompts (its catalogue translates them)."""
-    return {"king": _("War of the kings"), "priest": _("War of the priests"),
-            "farmer": _("War of the farmers"), "trader": _("War of the traders")}[name]
-
-
-def monument_name(name: str) -> str:
-    first, second = name.split("/")
-    return f"{colour_name(first)}/{colour_name(second)}"
 
 
 def standing_label(answer: str) -> str:
