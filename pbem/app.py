@@ -44,7 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
     register_blueprints(app)
     from .ops.commands import register_commands
     register_commands(app.cli)
-    from .ops.admin import deploy_file_findings
+    from .ops.check import deploy_file_findings
     from .play import health
     health.HOST_CHECKS["deploy files"] = deploy_file_findings   # /health as pbem check
     return app

@@ -7,7 +7,18 @@ from peewee import fn
 
 from ..db.models import Game
 from ..log import store
-from . import announce, limits, outbox
+from . import announce, limits, links, outbox
+
+
+def reissue_host_link(game: Game, secret_key: str, mail: bool) -> str:
+    """A new host link for `game` (the old one stops working); queued to the host's address
+    when `mail` and the game has one. Returns the link's token."""
+    with outbox.transaction():
+        token = links.issue_host(secret_key, game)
+        Game.update(host_nonce_hash=game.host_nonce_hash).where(Game.id == game.id).execute()
+        if mail and game.host_email:
+            announce.host_link(game, token)
+    return token
 
 
 def hosted_game(address: str, game_id: int) -> Game | None:

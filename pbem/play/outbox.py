@@ -106,9 +106,17 @@ def message_id(game: Game | None, kind: str, seat_index: int | None = None) -> s
     return f"<pbem.{game_part}.{kind}.{secrets.token_hex(12)}@{name}>"
 
 
-def retry(game: Game, mail_id: int) -> None:
-    """Send a mail of `game` that failed for good once more (after the host fixed the address)."""
+def retry(mail_ids, game: Game | None = None) -> int:
+    """Queue mails not sent yet (failed for good, or waiting for a later try) to be sent at
+    once, after the host or the operator fixed what failed; only `game`'s when given; the
+    count. The attempts start afresh: a retried mail gets the whole backoff again, rather
+    than failing for good at its next refusal."""
+    ids = list(mail_ids)
+    if not ids:
+        return 0
+    query = Outbox.id.in_(ids) & Outbox.sent_at.is_null()
+    if game is not None:
+        query &= Outbox.game == game
     with write_transaction():
-        (Outbox.update(failed_at=None, next_try_at=utcnow(), claimed_until=None)
-         .where(Outbox.id == mail_id, Outbox.game == game, Outbox.sent_at.is_null())
-         .execute())
+        return (Outbox.update(failed_at=None, next_try_at=utcnow(), claimed_until=None,
+                              attempts=0).where(query).execute())

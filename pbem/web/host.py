@@ -165,7 +165,7 @@ def resend(token, seat):
 def retry(token, mail_id):
     """Send a mail that failed for good once more (after the host fixed the address)."""
     game = _game(token)
-    outbox.retry(game, mail_id)
+    outbox.retry([mail_id], game)
     return redirect(f"/host/{token}?done=retried", code=303)
 
 

@@ -143,13 +143,13 @@ def measure(kind: str, url: str, path: Path | None = None, fillfactor: int | Non
             db.connect()
             db.obj.execute_sql("VACUUM FULL")
             show("PostgreSQL after VACUUM FULL", postgresql_sizes(), GAMES, played)
-            from pbem.ops import admin
+            from pbem.ops import mailqueue
             Outbox.update(sent_at=dt.datetime(2000, 1, 1)).execute()
-            counts = admin.prune(30)
+            counts = mailqueue.prune(30)
             db.obj.execute_sql("VACUUM FULL")
             print(f"   PostgreSQL after mail prune (every mail old): {counts['mails']} of "
                   f"{counts['mails'] + Outbox.select().count()} mails deleted (a game keeps its "
-                  f"newest {admin.HOST_PAGE_MAIL}); outbox "
+                  f"newest {mailqueue.HOST_PAGE_MAIL}); outbox "
                   f"{postgresql_sizes()['outbox'] / GAMES / 1024:,.0f} KB per game", flush=True)
         assert Game.select().where(Game.status == "over").count() == GAMES
         if kind == "SQLite":

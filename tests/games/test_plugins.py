@@ -13,7 +13,7 @@ import pytest
 import pbem.games as games
 import pbem.present as present
 from pbem.games.base import GAME_PACKAGES, speaking
-from pbem.ops import admin
+from pbem.ops import check
 from pbem.present import results
 from pbem.present.titles import game_name
 from tests import toygame
@@ -75,7 +75,7 @@ def test_a_broken_plugin_is_left_out_with_a_warning_naming_it(registry, caplog, 
 
 def test_pbem_check_names_the_games_and_each_plugin_left_out(registry):
     games.register_plugin(point("broken", "tests.no_such_module:rules"))
-    findings = admin.games_findings()
+    findings = check.games_findings()
     assert findings[0].level == "ok" and "assyria, tigris, tigris_cards" in findings[0].text
     [problem] = [f for f in findings if f.level == "problem"]
     assert "'broken'" in problem.text and "tests.no_such_module:rules" in problem.text

@@ -602,20 +602,20 @@ def test_the_mail_worker_reads_the_mailbox_and_deletes_without_a_done_folder(ask
 
 
 def test_pbem_check_says_whether_replies_are_on_and_reachable(app, smtp, dovecot):
-    from pbem.ops import admin
-    off = inbound.reply_findings({}, admin.Finding)
+    from pbem.ops import check
+    off = inbound.reply_findings({}, check.Finding)
     assert [f.level for f in off] == ["note"] and "off" in off[0].text
     settings = {"REPLY_ADDRESS": REPLY, **dovecot.settings(IMAP_FOLDER="INBOX")}
     settings["IMAP_TLS"] = False
-    on = inbound.reply_findings(settings, admin.Finding)
+    on = inbound.reply_findings(settings, check.Finding)
     assert [f.level for f in on] == ["ok", "ok"], on
-    wrong = inbound.reply_findings({**settings, "IMAP_PASSWORD": "nope"}, admin.Finding)
+    wrong = inbound.reply_findings({**settings, "IMAP_PASSWORD": "nope"}, check.Finding)
     assert wrong[-1].level == "problem" and "refuses" in wrong[-1].text
-    gone = inbound.reply_findings({**settings, "IMAP_PORT": free_port()}, admin.Finding)
+    gone = inbound.reply_findings({**settings, "IMAP_PORT": free_port()}, check.Finding)
     assert gone[-1].level == "problem" and "cannot be reached" in gone[-1].text
-    plus = inbound.reply_findings({"REPLY_ADDRESS": "turns+x@pbem.test"}, admin.Finding)
+    plus = inbound.reply_findings({"REPLY_ADDRESS": "turns+x@pbem.test"}, check.Finding)
     assert plus[0].level == "problem"
-    long = inbound.reply_findings({"REPLY_ADDRESS": "t" * 40 + "@pbem.test"}, admin.Finding)
+    long = inbound.reply_findings({"REPLY_ADDRESS": "t" * 40 + "@pbem.test"}, check.Finding)
     assert long[0].level == "problem" and "64" in long[0].text
 
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from pbem.config import MIN_SECRET_KEY_BITS, secret_key_bits, secret_key_weakness
-from pbem.ops import admin
+from pbem.ops import check
 
 BUILT = {
     "digits repeated": "0123456789" * 4,
@@ -59,7 +59,7 @@ def test_production_refuses_it_saying_what_it_is_built_from_and_how_to_make_one(
     message = str(refused.value)
     assert f"built from {built_from}" in message and "bits" in message
     assert 'import secrets; print(secrets.token_urlsafe(' in message
-    finding = admin.secret_finding(key)                    # pbem check says the same
+    finding = check.secret_finding(key)                    # pbem check says the same
     assert finding.level == "problem" and "secrets.token_urlsafe(" in finding.text
 
 

@@ -166,8 +166,8 @@ def test_every_host_mail_carries_the_live_host_link(app, client, smtp):
     # no mail row keeps a host token: each is rendered with the game's live host link
     assert all("host_token" not in (row.context or {}) for row in Outbox.select())
     # issued anew, the old links stop, and the next host mail carries the new one
-    from pbem.ops import admin
-    admin.reissue_host_link(store.get_game(game.id), app.config["SECRET_KEY"], mail=True)
+    from pbem.play import hosting
+    hosting.reissue_host_link(store.get_game(game.id), app.config["SECRET_KEY"], mail=True)
     mailer.send_due()
     (fresh,) = set(host_links(smtp.inbox.text(smtp.inbox.to(HOST)[-1])))
     assert client.get(f"/host/{token}").status_code == 403

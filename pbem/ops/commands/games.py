@@ -9,7 +9,8 @@ from email.utils import parseaddr
 import click
 from flask import current_app
 
-from ...play import moves, outbox, pace, records, webhooks
+from ...mail import compose
+from ...play import hosting, moves, outbox, pace, records, webhooks
 from ...log import store
 from ...db.models import Game
 from ...errors import Refusal
@@ -223,10 +224,10 @@ def games_check(file, commitment):
 @connected
 def games_host_link(game_id, show):
     """Make a new host link for a game (the old one stops working); mail it to the host."""
-    from .. import admin as ops
     game = game_or_fail(game_id)
     mail = bool(game.host_email) and not show
-    link = ops.reissue_host_link(game, current_app.config["SECRET_KEY"], mail)
+    link = compose.host_url(hosting.reissue_host_link(game, current_app.config["SECRET_KEY"],
+                                                      mail))
     if mail:
         click.echo(f"a new host link for game {game.id} is queued to {game.host_email} "
                    "(pbem mail send, or the worker, sends it)")

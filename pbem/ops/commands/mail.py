@@ -11,9 +11,10 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ...db import database
-from ...play import health
+from ...play import health, outbox
 from ...mail import mailer
 from ...db.models import Outbox, db
+from .. import check as checks, mailqueue
 
 from .common import advise, connected, one_line, parse_now
 from .passes import pace_pass
@@ -135,7 +136,6 @@ def mail_status():
 @with_appcontext
 def mail_test(address):
     """Send one test mail to ADDRESS at once, through the configured mail server."""
-    from .. import admin as ops
     from ... import validate
     try:
         valid = validate.email(address)
@@ -143,7 +143,7 @@ def mail_test(address):
         raise click.BadParameter(str(exc), param_hint="ADDRESS")
     config = current_app.config
     try:
-        ops.send_test_mail(config, valid)
+        checks.send_test_mail(config, valid)
     except (OSError, smtplib.SMTPException) as exc:
         raise click.ClickException(f"the mail server {config['MAIL_SERVER']}:"
                                    f"{config['MAIL_PORT']} did not take it: "
@@ -159,13 +159,12 @@ def mail_test(address):
 @connected
 def mail_list(which, limit):
     """List the outbox: id, state, tries, created, game, kind, recipient, last error."""
-    from .. import admin as ops
-    query = {"failed": ops.failed_mail, "waiting": ops.waiting_mail}.get(which, Outbox.select)()
+    query = {"failed": mailqueue.failed_mail, "waiting": mailqueue.waiting_mail}.get(which, Outbox.select)()
     rows = list(query.order_by(Outbox.id.desc()).limit(limit))
     for row in rows:
         game = row.game_id if row.game_id is not None else "-"
         error = row.last_error.splitlines()[0][:200] if row.last_error else ""
-        click.echo(f"{row.id}\t{ops.state_of(row)}\t{row.attempts} tries\t"
+        click.echo(f"{row.id}\t{mailqueue.state_of(row)}\t{row.attempts} tries\t"
                    f"{row.created_at:%Y-%m-%d %H:%M}\tgame {game}\t{row.kind}\t{row.recipient}"
                    + (f"\t{error}" if error else ""))
     if not rows:
@@ -178,11 +177,10 @@ def mail_list(which, limit):
 @connected
 def mail_retry(mail_id, all_failed):
     """Send a failed (or waiting) mail again at the next pass: one by ID, or --failed."""
-    from .. import admin as ops
     if (mail_id is None) == (not all_failed):
         raise click.UsageError("name one mail id or pass --failed")
     if all_failed:
-        rows = list(ops.failed_mail())
+        rows = list(mailqueue.failed_mail())
     else:
         row = Outbox.get_or_none(Outbox.id == mail_id)
         if row is None:
@@ -190,7 +188,7 @@ def mail_retry(mail_id, all_failed):
         if row.sent_at is not None:
             raise click.ClickException(f"mail {mail_id} was sent already")
         rows = [row]
-    click.echo(f"{ops.retry(rows)} mails queued again (pbem mail send, or the worker, sends them)")
+    click.echo(f"{outbox.retry(row.id for row in rows)} mails queued again (pbem mail send, or the worker, sends them)")
 
 
 @mail_group.command("prune")
@@ -201,8 +199,7 @@ def mail_prune(days):
     """Delete mail sent more than DAYS ago (each host page keeps its list), the turn links
     past their age with their reply addresses, and the replies handled more than DAYS and a
     link's age ago."""
-    from .. import admin as ops
-    counts = ops.prune(days)
+    counts = mailqueue.prune(days)
     click.echo(f"deleted {counts['mails']} sent mails ({counts['bytes'] // 1024} KB), "
                f"{counts['reply_addresses']} reply addresses, {counts['replies']} replies "
                f"handled and {counts['links']} expired links")

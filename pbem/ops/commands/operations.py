@@ -8,6 +8,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ...db.models import db
+from .. import backup as backups, check as checks
 
 
 
@@ -24,8 +25,7 @@ def check_command(gunicorn_conf, nginx_site):
     """Read the settings and say what is wrong: secret key, base URL, the installed deploy
     files, database, mail, /new."""
     import os
-    from .. import admin as ops
-    findings = ops.check(os.environ, gunicorn_conf, nginx_site)
+    findings = checks.check(os.environ, gunicorn_conf, nginx_site)
     for finding in findings:
         click.echo(f"{finding.level.upper() if finding.level == 'problem' else finding.level:8} "
                    f"{finding.text}")
@@ -41,10 +41,9 @@ def check_command(gunicorn_conf, nginx_site):
 @with_appcontext
 def backup_command(file, force):
     """Copy the SQLite database to FILE while pbem runs, and check the copy."""
-    from .. import admin as ops
     try:
-        made_folder = ops.backup(current_app.config["DATABASE_URL"], file, force)
-    except ops.OpsError as exc:
+        made_folder = backups.backup(current_app.config["DATABASE_URL"], file, force)
+    except backups.OpsError as exc:
         raise click.ClickException(str(exc))
     if made_folder:
         click.echo(f"made the folder {file.parent}")
@@ -63,30 +62,29 @@ def restore_command(file, force, mail_only):
     """Put an SQLite backup in place of the database, verify every game in it, then mail every
     seat to act in every running game a fresh link saying the game was restored."""
     from ...play import health
-    from .. import admin as ops
     if file is None and not mail_only:
         raise click.UsageError("name the backup FILE (or pass --mail-only)")
     if not mail_only:
         if not db.is_closed():
             db.close()
         try:
-            ops.restore(current_app.config["DATABASE_URL"], file, force)
-        except ops.OpsError as exc:
+            backups.restore(current_app.config["DATABASE_URL"], file, force)
+        except backups.OpsError as exc:
             raise click.ClickException(str(exc))
     db.connect(reuse_if_open=True)
     try:
         if mail_only:               # after a pg_restore: the dump may be crafted too
-            foreign = ops.foreign_schema(current_app.config["DATABASE_URL"])
+            foreign = backups.foreign_schema(current_app.config["DATABASE_URL"])
             if foreign:
                 raise click.ClickException(
                     "will not mail: the database holds schema objects pbem did not create: "
-                    + ", ".join(foreign[:ops.SHOWN_OBJECTS]) + ". Nothing was mailed; drop them "
+                    + ", ".join(foreign[:backups.SHOWN_OBJECTS]) + ". Nothing was mailed; drop them "
                     "or restore a dump of pbem's own database")
         pending = health.pending_migrations()
-        results = [] if mail_only else ops.verify_all()
+        results = [] if mail_only else backups.verify_all()
         mailed = failed = when = None
         if not pending:
-            when, mailed, failed = ops.mail_after_restore()
+            when, mailed, failed = backups.mail_after_restore()
     finally:
         db.close()
     broken = [(game, problems) for game, problems in results if problems]
