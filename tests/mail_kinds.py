@@ -17,13 +17,13 @@ from pathlib import Path
 
 from pbem.db.models import Seat
 from pbem.log import store
-from pbem.mail import compose, mailer
+from pbem.mail import kinds, mailer
 from pbem.play import announce, fresh, pace, talk
 from pbem.play import moves as playing
 
 KINDS = {"confirm", "host", "invite", "turn", "link", "reminder", "host-dropped", "dropped",
          "over", "home", "digest"}
-# every template (compose.TEMPLATES) is one of these kinds at least once
+# every template (kinds.TEMPLATES) is one of these kinds at least once
 TEMPLATES = {"confirm", "host", "invite", "turn", "host_notice", "dropped", "over", "home",
              "digest"}
 CONFIRM = re.compile(r"/new/confirm/[A-Za-z0-9_.\-]+")
@@ -84,7 +84,7 @@ def every_kind(client, smtp) -> list[EmailMessage]:
     assert not counts["failed"] and not counts["retry"], counts
     messages = list(smtp.inbox.messages)
     assert KINDS <= {kind_of(m) for m in messages}, {kind_of(m) for m in messages}
-    assert TEMPLATES <= set(compose.TEMPLATES)
+    assert TEMPLATES <= set(kinds.TEMPLATES)
     return messages
 
 

@@ -20,7 +20,7 @@ from flask_mail import BadHeaderError, Connection, Mail, Message, sanitize_addre
 from peewee import fn
 
 from ..play import fresh, health, optout, outbox, replies, reply_address
-from . import compose, webhooks
+from . import compose, redaction, urls, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
 from ..db.models import Outbox, Seat, db, utcnow
@@ -190,7 +190,7 @@ def _reply_to(row: Outbox) -> str | None:
 
 
 def _message(row: Outbox) -> Message:
-    unsubscribe = compose.optout_url(row.recipient, row)
+    unsubscribe = urls.optout_url(row.recipient, row)
     message = Message(subject=row.subject, recipients=[row.recipient], body=row.body_text,
                       html=row.body_html, sender=current_app.config["MAIL_SENDER"],
                       reply_to=_reply_to(row),
@@ -246,7 +246,7 @@ def _mark_sent(row: Outbox) -> None:
     (a leaked backup holds no live credential of sent mail)."""
     with write_transaction():
         (Outbox.update(sent_at=utcnow(), attempts=Outbox.attempts + 1, claimed_until=None,
-                       last_error="", **compose.redacted(row))
+                       last_error="", **redaction.redacted(row))
          .where(Outbox.id == row.id).execute())
 
 
@@ -281,10 +281,10 @@ def redact_sent_before(batch: int = 200) -> int:
         with write_transaction():
             rows = list(Outbox.select()
                         .where(Outbox.sent_at.is_null(False), Outbox.body_text.contains("/me/"),
-                               ~Outbox.body_text.contains(f"/me/{compose.REDACTED}"))
+                               ~Outbox.body_text.contains(f"/me/{redaction.REDACTED}"))
                         .order_by(Outbox.id).limit(batch))
             for row in rows:
-                Outbox.update(**compose.redacted(row)).where(Outbox.id == row.id).execute()
+                Outbox.update(**redaction.redacted(row)).where(Outbox.id == row.id).execute()
         done += len(rows)
         if len(rows) < batch:
             break

@@ -237,7 +237,7 @@ def restore(url: str, backup_file: Path, force: bool = False) -> None:
         more = len(foreign) - SHOWN_OBJECTS
         raise OpsError("will not restore: the backup holds schema objects pbem did not create: "
                        + ", ".join(foreign[:SHOWN_OBJECTS]) + (f" and {more} more" if more > 0 else "")
-                       + f". Nothing was changed; restore a backup made by pbem backup")
+                       + ". Nothing was changed; restore a backup made by pbem backup")
     try:
         if target.exists() and target.stat().st_size and not force:
             raise OpsError(f"{target} exists (a live database?): stop pbem-web and pbem-mail, "

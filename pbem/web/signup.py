@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..play import clock, moves, signups, webhooks
-from ..mail import compose
+from ..mail import urls
 from ..log import store
 from .. import validate
 from ..errors import Refusal
@@ -82,7 +82,7 @@ def solo():
 
 
 def confirm_url(token: str) -> str:
-    return compose.absolute(f"/new/confirm/{token}")
+    return urls.absolute(f"/new/confirm/{token}")
 
 
 @bp.get("/new/sent")

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from pbem.play import moves as playing
-from pbem.mail import compose, mailer
+from pbem.mail import context, mailer
 from pbem.log import store
 from pbem.present import presenter_for
 from tests.conftest import play_at_random
@@ -25,8 +25,8 @@ def holdings(game, seat):
     """The holdings lines the seat's mail should carry now."""
     rules = store.rules_of(game)
     view = rules.view(store.state_of(game), seat)
-    with compose.in_language("en"):
-        return compose.holdings_lines(presenter_for(game.rules), view=view, seat=seat,
+    with context.in_language("en"):
+        return context.holdings_lines(presenter_for(game.rules), view=view, seat=seat,
                                      names=list(NAMES))
 
 

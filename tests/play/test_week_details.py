@@ -13,7 +13,7 @@ from flask_babel import force_locale
 
 from pbem.db.models import Seat
 from pbem.log import store
-from pbem.mail import compose, mailer
+from pbem.mail import context, mailer
 from pbem.play import clock, links, pace, talk
 from pbem.play import home as home_link
 from pbem.play import moves as playing
@@ -91,7 +91,7 @@ def test_the_card_games_holdings_lines_without_leaders_in_the_supply(app):
     view["supply"][start] = []                  # every leader on the table
     presenter = presenter_for("tigris_cards")
     with app.test_request_context():
-        lines = compose.holdings_lines(presenter, view=view, seat=start,
+        lines = context.holdings_lines(presenter, view=view, seat=start,
                                        names=store.names_of(game))
     assert "Your leaders: none in your supply" in lines, lines
     assert "You still hold your catastrophe card." in lines

@@ -7,7 +7,7 @@ import pytest
 
 from pbem.db.models import Event, Game, OptOut, utcnow
 from pbem.log import store
-from pbem.mail import compose, mailer
+from pbem.mail import mailer, urls
 from pbem.play import moves as playing
 from pbem.web.games import ARCHIVE_PAGE
 from tests.conftest import token_of
@@ -59,7 +59,7 @@ def test_a_post_from_this_site_plays(live, client, headers):
 
 
 def test_the_one_click_unsubscribe_works_from_the_mailbox_providers_site(live, client):
-    link = compose.optout_url("bob@example.org")
+    link = urls.optout_url("bob@example.org")
     answer = client.post(link.replace("http://pbem.test", ""),
                          data={"List-Unsubscribe": "One-Click"},
                          headers={"Sec-Fetch-Site": "cross-site", "Origin": "https://mail.example"})

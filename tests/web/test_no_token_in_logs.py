@@ -8,7 +8,7 @@ import logging
 import requests
 
 from pbem.play import moves as playing
-from pbem.mail import compose, mailer
+from pbem.mail import mailer, urls
 from pbem.log import store
 from pbem.logs import GunicornLogger, redact
 from tests.conftest import free_port, token_of
@@ -27,7 +27,7 @@ def test_gunicorn_and_flask_logs_redact_every_token(app, smtp, database_url):
     game, host_token = playing.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
-    optout = compose.optout_url("a@b.org").rsplit("/", 1)[1]          # a short one
+    optout = urls.optout_url("a@b.org").rsplit("/", 1)[1]          # a short one
     env = {"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
            "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_PORT": str(smtp.port)}
     with Gunicorn(free_port(), env, workers=1, app="tests.support.failing_wsgi:app",

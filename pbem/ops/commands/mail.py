@@ -86,7 +86,7 @@ def mail_receive(recipients, sender):
         db.connect(reuse_if_open=True)
         outcome = inbound.receive(raw, recipients, sender)
     except Exception as exc:  # noqa: BLE001 - the MTA tries again later; no traceback
-        log_line = (f"pbem mail receive: the database is unreachable, deliver it again later: "
+        log_line = ("pbem mail receive: the database is unreachable, deliver it again later: "
                     if database.lost_connection(exc) else "pbem mail receive: failed, deliver "
                     "it again later: ")
         click.echo(log_line + one_line(exc), err=True)

@@ -16,7 +16,7 @@ from flask import render_template
 
 from pbem.play import moves as playing
 from pbem.play import links
-from pbem.mail import compose
+from pbem.mail import context
 from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import current_language, set_language
@@ -139,7 +139,7 @@ def test_spectator_page_and_email_picture(app, client):
     assert max(len(line) for line in picture.splitlines()) < 500   # SMTP refuses long lines
     assert "P0" in picture
     with app.test_request_context():                    # the hand goes with it, as plain lines
-        lines = compose.holdings_lines(presenter, view=rules.view(state, 1), seat=1,
+        lines = context.holdings_lines(presenter, view=rules.view(state, 1), seat=1,
                                       names=store.names_of(game))
     assert lines[0].startswith("Your hand: ") and "Your leaders: " in lines[1]
 
