@@ -39,7 +39,7 @@ DEFAULTS = {
     "OPTOUT_LINK_MAX_AGE": 90 * 24 * 3600,  # seconds a mail's opt-out link works
     "RENEW_INTERVAL": 300,                # seconds between two fresh links on request
     "MAIL_CATCHER_DIR": None,             # development: where the local catcher keeps mail
-    # Who may start a game on /new, and how often (issue 9: /new must not be a mail relay).
+    # Who may start a game on /new, and how often (/new must not be a mail relay).
     "OPEN_SIGNUP": True,                  # false: /new is closed, games come from the CLI
     "SIGNUP_CONFIRM": "auto",             # mail the host a confirmation link first; auto: on in
                                           # production, off in development and tests
@@ -61,7 +61,7 @@ DEFAULTS = {
     "WEBHOOK_TIMEOUT": 10.0,              # seconds one chat post may take in all
     "WEBHOOK_SECONDS_PER_PASS": 30.0,     # seconds of chat posts in one pass of the mail worker;
                                           # the posts left over go in the next pass
-    # Moves by answering the turn mail (issue 20): turns@example.org makes every turn mail's
+    # Moves by answering the turn mail: turns@example.org makes every turn mail's
     # Reply-To turns+<reply id>@example.org; replies come in by `pbem mail receive` (a pipe)
     # or from the IMAP mailbox below (`pbem mail fetch`, and the mail worker when it is set).
     "REPLY_ADDRESS": None,

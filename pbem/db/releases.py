@@ -32,10 +32,6 @@ def order(version: str) -> tuple[int, ...]:
     return (int(major), int(minor), int(patch), 0 if dev is not None else 1, int(dev or 0))
 
 
-def is_release(version: str) -> bool:
-    return version in dict(RELEASES)
-
-
 def newest_migration(release: str) -> str:
     """The newest migration `release` shipped."""
     shipped = dict(RELEASES)

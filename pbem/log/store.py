@@ -13,12 +13,9 @@ from ..db.database import is_sqlite, read_snapshot, write_transaction
 from ..games import RULES, IllegalAction
 from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Checkpoint, Event, Game, Prepared, Seat, utcnow
-# the parts that need no database, where they were (callers read them as store.<name>)
-from .chain import (COMPUTERS, EXPORT_FORMAT, canonical, chain_hash,  # noqa: F401
-                    commitment, commitment_of, describe_in_every_language, forced_move,
-                    in_every_language, listed_action,
-                    PLAYED_BY, TIMEOUT_MARKS, computer_summaries, played_by, timeout_summaries,
-                    validate_new_game, why_not)
+from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, canonical, chain_hash, commitment,
+                    computer_summaries, describe_in_every_language, forced_move,
+                    in_every_language, played_by, timeout_summaries)
 from . import undo
 
 MAX_FORCED_MOVES = 10_000   # a runaway chain of forced moves is a rules bug, not a game

@@ -61,10 +61,6 @@ class PbemMail(Mail):
 mail = PbemMail()
 
 
-class PermanentFailure(Exception):
-    pass
-
-
 class Unbuildable(Exception):
     """A row that cannot become a message (a line break in a header, an unencodable address):
     retrying would fail the same way."""

@@ -135,7 +135,7 @@ def smtp_finding(settings: dict) -> Finding:
 
 
 def signup_finding(settings: dict) -> Finding:
-    # PBEM_OPEN_SIGNUP (issue 9): /new is open unless it says otherwise.
+    # PBEM_OPEN_SIGNUP: /new is open unless it says otherwise.
     raw = settings.get("OPEN_SIGNUP", True)
     is_open = raw if isinstance(raw, bool) else str(raw).strip().lower() in ("1", "true", "yes", "on")
     if is_open:

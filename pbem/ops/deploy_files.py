@@ -1,4 +1,4 @@
-"""`pbem check` on the files an operator installed from deploy/ (issue 23, item 4): the gunicorn
+"""`pbem check` on the files an operator installed from deploy/: the gunicorn
 config, the settings file and the nginx site, each compared with what this release ships, so
 that an upgrade that left an old copy behind names what the old copy lacks."""
 from __future__ import annotations

@@ -154,7 +154,7 @@ def how_ended(game: Game, seat: int, since_seq: int) -> str:
 
 def _how_ended_before(game: Game, seat: int, event: Event) -> str:
     """`how_ended` of an event from before `played_by`, read from its flags and log line."""
-    if event.timeout:       # the log line (store.TIMEOUT_MARKS, in English) says why
+    if event.timeout:       # the log line (chain.TIMEOUT_MARKS, in English) says why
         if "(played by the host for" in event.summary:
             return "host"
         return "dropped" if _is_dropped(game, seat) else "default"

@@ -17,8 +17,8 @@ from .. import validate
 from ..db.models import Game, Link, Seat, utcnow
 from ..games import IllegalAction
 from ..games.base import _, default_move
-from ..log import store, undo as undoing
-from ..log.store import Applied, NotFound, StaleSeq  # noqa: F401 - what callers catch
+from ..log import chain, store, undo as undoing
+from ..log.store import Applied, StaleSeq
 from . import announce, clock, links, outbox
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
                 pace: dict | None = None):
     """A new game with its seats and creation event; invitations and first links go out.
     `pace`: {"days", "on_timeout", "drop_after"} (see clock.check_pace). Returns (game, host_token)."""
-    rules, options = store.validate_new_game(rules_name, len(players), options)
+    rules, options = chain.validate_new_game(rules_name, len(players), options)
     players = seated(players)
     title = validate.title(title)
     host_email = validate.host_email(host_email, required=False)
@@ -132,7 +132,7 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
             (game, rules, state, before):
         if seat not in before:
             raise IllegalAction(_("it is not your turn to act"))
-        action = store.listed_action(rules, state, seat, action)
+        action = chain.listed_action(rules, state, seat, action)
         seats = store.seats_of(game)         # read once, under the lock, for all that follows
         if bot:
             _computer_still_plays(game, seats[seat])
@@ -172,7 +172,7 @@ def play_default(game: Game, seat: int, now=None, absent: bool = False,
     seat whose moves are played by default (dropped, or handed over), not at its deadline.
     A default plays the whole decision: the seat's defaults go on being played, unasked,
     until the turn it missed is over (store.advance), so it costs one miss and one notice.
-    `why`: what its log line says (store.TIMEOUT_MARKS: deadline, absent, host, handover)."""
+    `why`: what its log line says (chain.TIMEOUT_MARKS: deadline, absent, host, handover)."""
     rules = store.rules_of(game)
     state = rules.load(game.state)
     before = rules.to_act(state)

@@ -169,7 +169,7 @@ def _stand_in(game: Game, seat: Seat, now: dt.datetime, counts: dict) -> None:
 def _play_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool = True,
                   why: str | None = None) -> bool:
     """Play the seat's default move; under `auto`, the drop_after-th miss in a row drops it.
-    `why`: what the log line says (store.TIMEOUT_MARKS); by default the deadline, or for a
+    `why`: what the log line says (chain.TIMEOUT_MARKS); by default the deadline, or for a
     dropped seat whether the host handed it over or its player stopped answering."""
     absent = bool(seat.dropped)
     if why is None and absent:

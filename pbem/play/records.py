@@ -3,7 +3,7 @@ record) and import one, replayed into a new game with its messages, in one trans
 from __future__ import annotations
 
 from ..db.models import Game
-from ..log import store
+from ..log import chain, store
 from . import clock, outbox, talk
 
 
@@ -20,7 +20,7 @@ def import_game(record: dict) -> Game:
     """Replay an exported record into a new game; ValueError if it does not replay exactly
     (nothing is written then)."""
     if not isinstance(record, dict):
-        raise ValueError(f"not a pbem game record (format {store.EXPORT_FORMAT!r} expected)")
+        raise ValueError(f"not a pbem game record (format {chain.EXPORT_FORMAT!r} expected)")
     pace = clock.check_pace(**clock.pace_of_record(record.get("pace")))
     with outbox.transaction():
         game = store.import_record(record, pace)

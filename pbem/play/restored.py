@@ -1,4 +1,4 @@
-"""After `pbem restore` (issue 23, item 8): the links mailed after the backup was made are not
+"""After `pbem restore`: the links mailed after the backup was made are not
 known to the restored database, and the moves made since are gone. Every seat to act in every
 running game is mailed a fresh link saying so ("this game was restored to <time>; your newest
 link is this one"), which also spends the older links the backup knows."""

@@ -15,7 +15,7 @@ from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.codes import codes_of
 from .common import check_link, check_link_to_act, check_newest, check_signed, parse_seq
-from .inputs import parse_json
+from ..inputs import parse_json
 from ..present.seat import turn_payload
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -5,8 +5,7 @@ from flask import current_app
 
 from ..play import links
 from ..log import store
-from .inputs import MAX_INT, ascii_int
-from ..present import action_key  # noqa: F401 - the turn page's form values
+from ..inputs import MAX_INT, ascii_int
 
 
 def check_link(token: str) -> links.Access:

@@ -11,7 +11,7 @@ from ..games.base import current_language
 from ..play import records
 from ..present import listings
 from ..present import seat as seat_view
-from .inputs import ascii_int
+from ..inputs import ascii_int
 
 bp = Blueprint("games", __name__)
 

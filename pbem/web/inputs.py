@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from werkzeug.routing import IntegerConverter
 
-from ..inputs import MAX_INT, ascii_int, json_depth, parse_json  # noqa: F401 - the routes' checks
+from ..inputs import MAX_INT
 
 
 class BoundedInt(IntegerConverter):

@@ -18,7 +18,7 @@ from ..games.base import current_language
 from ..present import fill_names
 from ..present import replay as replaying
 from ..present import seat as seat_view
-from .inputs import ascii_int
+from ..inputs import ascii_int
 
 bp = Blueprint("replay", __name__)
 

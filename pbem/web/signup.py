@@ -9,12 +9,12 @@ from flask_babel import gettext as _
 
 from ..play import clock, moves, signups, webhooks
 from ..mail import urls
-from ..log import store
+from ..log import chain
 from .. import validate
 from ..errors import Refusal
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
-from .inputs import MAX_INT, ascii_int
+from ..inputs import MAX_INT, ascii_int
 
 bp = Blueprint("signup", __name__)
 
@@ -141,7 +141,7 @@ def read_form(form) -> dict:
     players = moves.seated(players, email_required=True)
     options = {key: _option(form, key, default)
                for key, default in RULES[rules_name].options.items()}
-    _rules, options = store.validate_new_game(rules_name, len(players), options)
+    _rules, options = chain.validate_new_game(rules_name, len(players), options)
     host_email = validate.host_email(form.get("host_email"), required=confirming())
     # an address that opted out is not refused here: the answer would tell anyone which
     # addresses did. It is simply sent nothing (the outbox queues nothing for it).

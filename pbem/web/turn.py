@@ -14,7 +14,7 @@ from ..present import linkstory
 from ..present import seat as seat_view
 from ..present import results, times
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
-from .inputs import ascii_int, parse_json
+from ..inputs import ascii_int, parse_json
 from ..present import presenter_for
 
 bp = Blueprint("turn", __name__)
@@ -132,7 +132,7 @@ def seat_page(game, access, already: bool, status: int = 200):
     else:
         board = seat_view.board(game, access.seat)
         upto = None
-    names, to_act = board["names"], board["to_act"]
+    names = board["names"]
     return render_template(
         "played.html", **board, told=told,
         done=_done_since(game, names, until_others=True) or [], already=already,

@@ -54,14 +54,14 @@ BIG = 5 * 1024 * 1024       # a 5 MB string
 
 def rehashed(record: dict) -> dict:
     """`record` with its hash chain made anew, so only the other checks can refuse it."""
-    from pbem.log import store
+    from pbem.log import chain, store
     prev = ""
     for event in record["events"]:
         if isinstance(event, dict) and {"seq", "seat", "action", "automatic",
                                         "created_at"} <= set(event):
             timeout = event.get("timeout") is True
             try:
-                prev = store.chain_hash(prev, event["seq"], event["seat"], event["action"],
+                prev = chain.chain_hash(prev, event["seq"], event["seat"], event["action"],
                                         event["automatic"], event["created_at"], timeout)
             except (TypeError, ValueError):
                 continue

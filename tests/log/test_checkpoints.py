@@ -11,13 +11,13 @@ import random
 from pbem.db.database import write_transaction
 from pbem.db.models import Checkpoint, Event, Game, Seat, db
 from pbem.games import RULES
-from pbem.log import store
+from pbem.log import chain, store
 from pbem.play import moves as playing, records
 from tests.conftest import play_at_random
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 EVERY = store.CHECKPOINT_EVERY
-PASS = store.canonical({"type": "pass"})
+PASS = chain.canonical({"type": "pass"})
 
 
 def passing_game(moves: int) -> Game:
@@ -34,7 +34,7 @@ def passing_game(moves: int) -> Game:
         seq += 1
         action = {"type": "pass"}
         state = rules.apply(state, seat, action)
-        head = store.chain_hash(head, seq, seat, action, False, created_at)
+        head = chain.chain_hash(head, seq, seat, action, False, created_at)
         rows.append((game.id, seq, seat, PASS, False, False, False, "{p%d} passes." % seat, "{}",
                      created_at, head))
         if seq % EVERY == 0:

@@ -16,7 +16,7 @@ import pytest
 from pbem.db.models import Event, Game
 from pbem.games import RULES
 from pbem.games.base import default_move
-from pbem.log import store
+from pbem.log import chain, store
 from pbem.play import records
 from pbem.inputs import parse_json
 from pbem.log.importing import MAX_DEPTH, check_record
@@ -37,7 +37,7 @@ def sound_record(rules=toygame.rules, players: int = 3, seed: int = 11, moves: i
     for seq in range(moves + 1):
         if seq and not rules.to_act(state):
             break
-        forced, timeout = (store.forced_move(rules, state) if seq else None), seq == 6
+        forced, timeout = (chain.forced_move(rules, state) if seq else None), seq == 6
         if seq == 0:
             seat, action = None, creation
         elif forced:
@@ -50,11 +50,11 @@ def sound_record(rules=toygame.rules, players: int = 3, seed: int = 11, moves: i
         created_at = f"2026-01-01T00:{seq // 60:02d}:{seq % 60:02d}.000000"
         if seq:
             state = rules.apply(state, seat, action)
-        prev = store.chain_hash(prev, seq, seat, action, bool(forced), created_at, timeout)
+        prev = chain.chain_hash(prev, seq, seat, action, bool(forced), created_at, timeout)
         events.append({"seq": seq, "seat": seat, "action": action, "automatic": bool(forced),
                        "created_at": created_at, "hash": prev, **({"timeout": True}
                                                                   if timeout else {})})
-    return {"format": store.EXPORT_FORMAT, "format_version": 1, "rules": rules.name,
+    return {"format": chain.EXPORT_FORMAT, "format_version": 1, "rules": rules.name,
             "rules_version": rules.version, "title": "crafted", "seats": [
                 {"name": n, "language": "en"} for n in names], "events": events,
             "status": "over" if rules.result(state) is not None else "running",

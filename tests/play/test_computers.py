@@ -17,7 +17,7 @@ import pytest
 from pbem import bots
 from pbem.db.models import Event, Game, Outbox, Seat, Vacation
 from pbem.games import RULES
-from pbem.log import store
+from pbem.log import chain, store
 from pbem.mail import mailer
 from pbem.play import clock, computers, pace, records
 from pbem.play import moves as playing
@@ -183,10 +183,10 @@ def test_bot_enters_the_hash_only_when_true_and_verify_checks_it(app):
     game = create(app, {"computer": 2}, ANN)
     computers.run_pass()
     (event,) = bot_events(game)
-    assert event.hash == store.chain_hash(
+    assert event.hash == chain.chain_hash(
         Event.get(Event.game == game.id, Event.seq == event.seq - 1).hash, event.seq,
         event.seat, event.action, False, event.created_at, False, True)
-    assert event.hash != store.chain_hash(
+    assert event.hash != chain.chain_hash(
         Event.get(Event.game == game.id, Event.seq == event.seq - 1).hash, event.seq,
         event.seat, event.action, False, event.created_at)
     assert store.verify(store.get_game(game.id)) == []

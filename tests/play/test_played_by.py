@@ -11,7 +11,7 @@ import json
 import pytest
 
 from pbem.db.models import Event, Link
-from pbem.log import store
+from pbem.log import chain, store
 from pbem.play import computers, links, pace, records
 from pbem.play import moves as playing
 from tests.conftest import token_of
@@ -114,12 +114,12 @@ def test_a_defaults_why_is_in_the_hash_export_and_import_and_checks(app, tmp_pat
     game = store.get_game(game.id)
     [host] = [e for e in seat_events(game) if e.timeout]
     before = Event.get(Event.game == game.id, Event.seq == host.seq - 1).hash
-    assert host.hash == store.chain_hash(before, host.seq, host.seat, host.action, False,
+    assert host.hash == chain.chain_hash(before, host.seq, host.seat, host.action, False,
                                          host.created_at, True, False, "host")
-    assert host.hash != store.chain_hash(before, host.seq, host.seat, host.action, False,
+    assert host.hash != chain.chain_hash(before, host.seq, host.seat, host.action, False,
                                          host.created_at, True)
     others = [e for e in seat_events(game) if not e.timeout]    # their hash is as it was
-    assert all(e.hash == store.chain_hash(
+    assert all(e.hash == chain.chain_hash(
         Event.get(Event.game == game.id, Event.seq == e.seq - 1).hash, e.seq, e.seat, e.action,
         e.automatic, e.created_at) for e in others)
     assert store.verify(game) == []
@@ -166,7 +166,7 @@ def rehashed(record: dict) -> dict:
     """The record's hash chain written anew over what its events now say (as a forger would)."""
     events = record["events"]
     for event in events[1:]:
-        event["hash"] = store.chain_hash(
+        event["hash"] = chain.chain_hash(
             events[event["seq"] - 1]["hash"], event["seq"], event["seat"], event["action"],
             event["automatic"], event["created_at"], event.get("timeout", False),
             event.get("bot", False), event.get("played_by"))

@@ -11,7 +11,7 @@ import pytest
 from pbem.play import moves as playing, records
 from pbem.play import links
 from pbem.mail import mailer
-from pbem.log import store
+from pbem.log import chain, store
 from pbem.db.database import write_transaction
 from pbem.db.models import Checkpoint
 from pbem.games import RULES
@@ -131,17 +131,17 @@ def long_record(moves: int) -> dict:
     state = rules.setup(3, 1, options)
     rng = random.Random(1)
     for seq in range(moves + 1):
-        forced = store.forced_move(rules, state) if seq else None   # as the server plays it
+        forced = chain.forced_move(rules, state) if seq else None   # as the server plays it
         if seq == 0:
             seat, action = None, creation
         else:
             seat = forced[0] if forced else rules.to_act(state)[0]
             action = forced[1] if forced else rng.choice(rules.legal_actions(state, seat))
             state = rules.apply(state, seat, action)
-        prev = store.chain_hash(prev, seq, seat, action, forced is not None, created_at)
+        prev = chain.chain_hash(prev, seq, seat, action, forced is not None, created_at)
         events.append({"seq": seq, "seat": seat, "action": action, "automatic": forced is not None,
                        "summary": f"move {seq}", "created_at": created_at, "hash": prev})
-    return {"format": store.EXPORT_FORMAT, "format_version": 1, "rules": "duel",
+    return {"format": chain.EXPORT_FORMAT, "format_version": 1, "rules": "duel",
             "rules_version": rules.version, "title": "long", "status": "running",
             "seats": [{"name": n} for n in "ABC"], "events": events, "head_hash": prev}
 

@@ -15,7 +15,7 @@ import pytest
 from pbem.play import moves as playing
 from pbem.log import store
 from pbem.db.models import Event
-from pbem.web import inputs
+from pbem import inputs
 from tests.conftest import token_of
 from tests.fuzz.crafted import crafted_bodies
 from pbem.mail import mailer

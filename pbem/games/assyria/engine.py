@@ -10,7 +10,7 @@ import random
 
 from pbem.games.base import copy_json
 
-from .board import Board, board, coords
+from .board import Board, board
 
 # ---------------------------------------------------------------- pieces and cards
 COLOURS = ("red", "green", "yellow", "blue")

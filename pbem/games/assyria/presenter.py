@@ -375,9 +375,6 @@ class AssyriaPresenter(Presenter):
         return {c.taps[0] for c in choices if c.taps and c.taps[0].startswith("hex:")
                 and view["phase"] == "start"}
 
-    def unplaced_huts(self, view: dict, seat: int) -> int:
-        """Huts in stock, as the view counts them."""
-        return view["seats"][seat]["huts_in_stock"]
 
     def assur(self, view: dict) -> list[dict]:
         """The dignitaries top-down, each with its slots (seat or None)."""

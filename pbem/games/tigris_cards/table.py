@@ -150,16 +150,6 @@ def frozen(slot: dict) -> Slot:
     return Slot(slot)
 
 
-def plain(slot: dict | None) -> dict | None:
-    """A plain copy of a slot, as `dump` writes it."""
-    if slot is None:
-        return None
-    copied = dict(slot)
-    if "leader" in copied:
-        copied["leader"] = list(copied["leader"])
-    return copied
-
-
 def changed(slot: dict, **fields) -> Slot:
     """A new slot: `slot` with `fields` set (None: taken off), the other fields in order."""
     copied = dict(slot)
@@ -214,10 +204,6 @@ def is_treasure_star(pos: dict) -> bool:
     return "row" in pos and pos["row"] == 0
 
 
-def is_civilization_card(slot: dict | None) -> bool:
-    return slot is not None and "card" in slot
-
-
 def card_colour(slot: dict) -> str | None:
     return colour_of(slot["card"]) if "card" in slot else None
 
@@ -237,10 +223,6 @@ def kingdom_span(st: dict, column: int, cut: int | None = None) -> tuple[int, in
 
 def span_of(st: dict, pos: dict) -> tuple[int, int]:
     return kingdom_span(st, pos["column"] if "column" in pos else pos["gap"])
-
-
-def kingdom_positions(st: dict, span: tuple[int, int], cut: int | None = None) -> list[dict]:
-    return list(positions(st, span[0], span[1], cut))
 
 
 def slots_in(st: dict, first: int = 0, last: int = COLUMNS - 1, cut: int | None = None):
@@ -344,11 +326,6 @@ def find_leader(st: dict, seat: int, colour: str) -> dict | None:
         if leader == wanted:
             return position_of(c, r)
     return None
-
-
-def supply(st: dict, seat: int) -> list[str]:
-    """The seat's leaders standing in front of him (not on the table)."""
-    return supplies(st)[seat]
 
 
 def supplies(st: dict) -> list[list[str]]:
