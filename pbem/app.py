@@ -82,7 +82,7 @@ def _signup_settings(app: Flask) -> None:
     confirm = app.config["SIGNUP_CONFIRM"]
     if isinstance(confirm, str):
         confirm = (not is_development(app) if confirm.strip().lower() == "auto"
-                   else confirm.strip().lower() in ("1", "true", "yes", "on"))
+                   else settings_module.flag(confirm))
     app.config["SIGNUP_CONFIRM"] = confirm
     proxies = int(app.config["PROXIES"] or 0)
     if proxies > 0:

@@ -171,9 +171,17 @@ def secret_key_weakness(key: str) -> str | None:
     return None
 
 
+TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+def flag(raw) -> bool:
+    """A yes/no setting: a bool as it is, a text true when it says 1, true, yes or on."""
+    return raw if isinstance(raw, bool) else str(raw).strip().lower() in TRUE_WORDS
+
+
 def _coerce(default, raw: str):
     if isinstance(default, bool):
-        return raw.strip().lower() in ("1", "true", "yes", "on")
+        return flag(raw)
     if isinstance(default, int):
         return int(raw)
     if isinstance(default, float):

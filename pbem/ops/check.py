@@ -22,21 +22,11 @@ class Finding:
     text: str
 
 
-MIN_SECRET_LENGTH = 32
-PLACEHOLDERS = ("change-me", "changeme", "secret", "example")
-
-
 def secret_finding(key: str | None) -> Finding:
     if not key:
         return Finding("problem", "PBEM_SECRET_KEY is not set: pbem will not start. Make one with "
                                   "python3 -c \"import secrets; print(secrets.token_urlsafe(48))\"")
-    weakness = getattr(settings_module, "secret_key_weakness", None)
-    why = weakness(key) if weakness else None
-    if why is None and (key == settings_module.DEV_SECRET_KEY
-                        or any(word in key.lower() for word in PLACEHOLDERS)):
-        why = "is an example value"
-    if why is None and (len(key) < MIN_SECRET_LENGTH or len(set(key)) < 12):
-        why = f"is too weak (use {MIN_SECRET_LENGTH} or more random characters)"
+    why = settings_module.secret_key_weakness(key)      # the app's own check, as it starts
     if why:
         return Finding("problem", f"PBEM_SECRET_KEY {why}: anyone who guesses it can forge turn "
                                   "links. Make a new one with python3 -c \"import secrets; "
@@ -137,7 +127,7 @@ def smtp_finding(settings: dict) -> Finding:
 def signup_finding(settings: dict) -> Finding:
     # PBEM_OPEN_SIGNUP: /new is open unless it says otherwise.
     raw = settings.get("OPEN_SIGNUP", True)
-    is_open = raw if isinstance(raw, bool) else str(raw).strip().lower() in ("1", "true", "yes", "on")
+    is_open = settings_module.flag(raw)
     if is_open:
         return Finding("note", f"{settings['BASE_URL'].rstrip('/')}/new is open: anyone may create "
                                "games and have mail sent (PBEM_OPEN_SIGNUP=false closes it)")
