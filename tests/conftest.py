@@ -369,8 +369,9 @@ def client(app):
     return app.test_client()
 
 
-def play_at_random(game, moves, rng):
-    """Up to `moves` random legal actions through the store (any seat that is to act)."""
+def play_at_random(game, moves, rng, check=None):
+    """Up to `moves` random legal actions through the store (any seat that is to act);
+    `check(rules, state, seat, actions, waiting)`, if given, sees each choice before it."""
     from pbem.log import store
     rules = store.rules_of(game)
     for _ in range(moves):
@@ -380,7 +381,10 @@ def play_at_random(game, moves, rng):
         if not waiting:
             break
         seat = rng.choice(waiting)
-        playing.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+        actions = rules.legal_actions(state, seat)
+        if check is not None:
+            check(rules, state, seat, actions, waiting)
+        playing.act(game.id, seat, rng.choice(actions), game.seq)
     return store.get_game(game.id)
 
 

@@ -12,6 +12,7 @@ from pbem.games import RULES
 from pbem.games.base import is_forced
 from pbem.db.models import Event, Game
 
+from tests.conftest import play_at_random
 from tests.support.games import GAMES, player_counts
 
 MOVES = 160             # moves played at most a game
@@ -21,20 +22,9 @@ def players(n):
     return [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(n)]
 
 
-def play(game, moves, rng):
-    rules = store.rules_of(game)
-    for _ in range(moves):
-        game = store.get_game(game.id)
-        state = store.state_of(game)
-        waiting = rules.to_act(state)
-        if not waiting:
-            break
-        seat = rng.choice(waiting)
-        actions = rules.legal_actions(state, seat)
-        assert not is_forced(rules, state, seat, actions) or len(waiting) > 1, \
-            "a forced move was left for a player"
-        playing.act(game.id, seat, rng.choice(actions), game.seq)
-    return store.get_game(game.id)
+def no_forced_move_left(rules, state, seat, actions, waiting):
+    assert not is_forced(rules, state, seat, actions) or len(waiting) > 1, \
+        "a forced move was left for a player"
 
 
 @pytest.mark.parametrize("rules_name, count", [(name, count) for name in GAMES
@@ -42,7 +32,7 @@ def play(game, moves, rng):
 def test_random_play_through_the_store(app, rules_name, count):
     rng = random.Random(f"{rules_name}-{count}")
     game, _ = playing.create_game(rules_name, players(count), seed=rng.randrange(10**9))
-    game = play(game, MOVES, rng)
+    game = play_at_random(game, MOVES, rng, no_forced_move_left)
     assert game.seq > 0 and store.verify(game) == []
     assert Event.select().where(Event.game == game).count() == game.seq + 1
     for event in Event.select().where(Event.game == game, Event.seq > 0):
