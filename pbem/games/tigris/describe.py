@@ -5,6 +5,7 @@ from pbem.games.base import IllegalAction, _, ngettext
 
 from . import words
 from .board import COLORS, LEADER_COLORS, LEADERS, block_squares, from_rc, label
+from .decisions import DECISIONS
 from .rules import conflict_winner
 
 
@@ -80,9 +81,8 @@ def what(state: dict, seat: int, action: dict) -> str:
 
 def committed(state: dict, who: str, count: int) -> str:
     pending = state["pending"]
-    color = "red" if pending["kind"] == "revolt" else pending["color"]
-    conflict = (_("in the revolt") if pending["kind"] == "revolt"
-                else words.in_the_war(LEADERS[pending["color"]]))
+    entry = DECISIONS[pending["kind"]]
+    color, conflict = entry.tile_colour(pending), entry.in_name(pending)
     if pending["committed"][0] is None:
         line = ngettext("{p} committed {n} {colour} tile as the attacker {conflict}",
                         "{p} committed {n} {colour} tiles as the attacker {conflict}", count)
@@ -101,8 +101,7 @@ def outcome(state: dict, after: dict, action: dict) -> list[str]:
     winner, _loser = conflict_winner(done)
     attack = done["strength"][0] + done["committed"][0]
     defence = done["strength"][1] + done["committed"][1]
-    name = (_("the revolt") if pending["kind"] == "revolt"
-            else words.the_war(LEADERS[pending["color"]]))
+    name = DECISIONS[pending["kind"]].name(pending)
     removed = sum(after["out"].values()) - sum(state["out"].values()) - action["tiles"]
     extra = (ngettext(", removing {n} tile", ", removing {n} tiles", removed).format(n=removed)
              if removed else "")
@@ -155,25 +154,4 @@ def same_conflict(before: dict | None, after: dict | None) -> bool:
 
 def what_follows(after: dict) -> list[str]:
     pending = after["pending"]
-    if pending is None:
-        return []
-    kind = pending["kind"]
-    if kind == "revolt":
-        name = LEADERS[pending["color"]]
-        attacker, defender = f"{{p{pending['attacker']}}}", f"{{p{pending['defender']}}}"
-        return [_("a revolt follows: {attacker_leader} against {defender}'s ({a}:{d})").format(
-            attacker_leader=words.whose_leader(name, attacker), defender=defender,
-            defender_leader=words.whose_leader(name, defender),
-            a=pending["strength"][0], d=pending["strength"][1])]
-    if kind == "war":
-        return [_("{war}: {attacker} attacks {defender} ({a}:{d})").format(
-            war=words.war_title(LEADERS[pending["color"]]),
-            attacker=f"{{p{pending['attacker']}}}", defender=f"{{p{pending['defender']}}}",
-            a=pending["strength"][0], d=pending["strength"][1])]
-    if kind == "war_order":
-        wars = ", ".join(words.leaders_plural(LEADERS[c]) for c in pending["colors"])
-        return [_("wars follow: {wars}").format(wars=wars)]
-    if kind == "monument":
-        return [_("{p} may build a monument").format(p=f"{{p{pending['seat']}}}")]
-    return [_("{p}'s trader must choose which treasures to take").format(
-        p=f"{{p{pending['seat']}}}")]
+    return [] if pending is None else [DECISIONS[pending["kind"]].follows(pending)]

@@ -25,15 +25,9 @@ import random
 
 from pbem.games.base import _
 
-from .board import (CATASTROPHE, COLORS, EMPTY, HAND_SIZE, LEADER_COLORS, SQUARES,
-                    TILE_COUNTS, TREASURES_TOTAL, block_squares, from_rc)
-
-# What is left of an action while each kind of decision waits (none: between actions).
-STEPS_WHILE = {None: [], "revolt": ["treasures", "end_action"],
-               "war": ["wars", "monument", "treasures", "end_action"],
-               "war_order": ["wars", "monument", "treasures", "end_action"],
-               "monument": ["monument", "treasures", "end_action"],
-               "treasure": ["treasures", "end_action"]}
+from .board import (CATASTROPHE, COLORS, EMPTY, HAND_SIZE, SQUARES, TILE_COUNTS,
+                    TREASURES_TOTAL, block_squares, from_rc)
+from .decisions import DECISIONS
 END_REASONS = ("the bag could not refill a hand during a swap",
                "the bag could not refill every hand to 6",
                "only 2 or fewer treasures remain on the board")
@@ -49,10 +43,12 @@ def determinize(view: dict, seat: int, rng: random.Random, standing: dict) -> di
     board = board_of(view)
     hands = [dict(view["hands"][s]) for s in range(players)] if view["over"] else [
         dict(view["hand"]) if s == seat else None for s in range(players)]
-    pending = pending_of(view["conflict"])
+    conflict = view["conflict"]
+    decision = DECISIONS[conflict and conflict["kind"]]
+    pending = conflict and decision.from_public(conflict)
     known_out = {color: 0 for color in COLORS}
-    if pending is not None and pending["kind"] in ("revolt", "war") and pending["committed"][0]:
-        known_out[pending_color(pending)] += pending["committed"][0]
+    if decision.conflict and pending["committed"][0]:    # the attacker's tiles, face up
+        known_out[decision.tile_colour(pending)] += pending["committed"][0]
     bag, out = deal_unseen(view, seat, rng, board, hands, known_out)
     state = {
         "players": players,
@@ -72,7 +68,7 @@ def determinize(view: dict, seat: int, rng: random.Random, standing: dict) -> di
         "treasures_taken": treasures_of(view, seat, rng),
         "turn": {"active": view["active"], "actions_done": view["actions_done"],
                  "placed": square(view["placed"]), "committers": committers(view)},
-        "steps": [] if view["over"] else list(STEPS_WHILE[pending and pending["kind"]]),
+        "steps": [] if view["over"] else list(decision.steps_left),
         "pending": pending,
         "over": view["over"],
         "end_reason": end_reason(view),
@@ -103,29 +99,6 @@ def leaders_of(view: dict, players: int) -> list[dict]:
     for leader in view["leaders"]:
         leaders[leader["seat"]][leader["color"]] = from_rc(leader["at"])
     return leaders
-
-
-def pending_of(conflict: dict | None) -> dict | None:
-    """The decision waiting, as the rules keep it (the view shows all of it)."""
-    if conflict is None:
-        return None
-    kind = conflict["kind"]
-    if kind in ("revolt", "war"):
-        return {"kind": kind, "color": conflict["color"], "attacker": conflict["attacker"],
-                "defender": conflict["defender"],
-                "squares": [from_rc(rc) for rc in conflict["squares"]],
-                "strength": list(conflict["strength"]), "committed": list(conflict["committed"])}
-    if kind == "war_order":
-        return {"kind": kind, "seat": conflict["seat"],
-                "colors": [LEADER_COLORS[name] for name in conflict["wars"]]}
-    if kind == "treasure":
-        return {"kind": kind, "seat": conflict["seat"],
-                "treasures": [from_rc(rc) for rc in conflict["treasures"]]}
-    return {"kind": kind, "seat": conflict["seat"]}
-
-
-def pending_color(pending: dict) -> str:
-    return "red" if pending["kind"] == "revolt" else pending["color"]
 
 
 def deal_unseen(view: dict, seat: int, rng: random.Random, board: list[str],

@@ -1,6 +1,7 @@
 """Tigris & Euphrates behind pbem's `Rules` protocol: each member of the protocol calls the
-rules (rules.py), the view (view.py), the log lines (describe.py), the determinized states
-(determinize.py) and the reply codes (codes.py); none of those imports this module."""
+decision waiting (decisions.py), the rules (rules.py), the view (view.py), the log lines
+(describe.py), the determinized states (determinize.py) and the reply codes (codes.py); none of
+those imports this module."""
 from __future__ import annotations
 
 import random
@@ -10,10 +11,10 @@ from pbem.games.base import IllegalAction, _, check_options, copy_json
 from . import codes as reply_codes
 from .describe import describe as describe_action
 from .determinize import determinize as determinize_view
+from .decisions import decision_of
 from .kingdoms import done_changing, start_changing
-from .rules import (OPTIONS, STANDING, advance, commit_is_public, copy_state, do_free_action,
-                    do_pending_action, do_standing, free_actions, new_state, pending_actions,
-                    pending_seat, ranking, regions_of, standing_actions)
+from .rules import (OPTIONS, STANDING, advance, copy_state, do_standing, new_state, ranking,
+                    regions_of)
 from .view import view as view_of
 
 
@@ -41,9 +42,7 @@ class TigrisRules:
     def to_act(self, state: dict) -> list[int]:
         if state["over"]:
             return []
-        if state["pending"] is not None:
-            return [pending_seat(state["pending"])]
-        return [state["turn"]["active"]]
+        return [decision_of(state).seat(state)]
 
     def codes(self, view: dict, actions: list[dict]) -> list[str]:
         """Optional member: one reply code per action, in the players' words (codes.py)."""
@@ -52,12 +51,7 @@ class TigrisRules:
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
-        if state["pending"] is None:            # the seat's own turn
-            return free_actions(state, seat) + standing_actions(state, seat)
-        actions = pending_actions(state)
-        if state["pending"]["kind"] in ("revolt", "war") and not commit_is_public(state):
-            actions += standing_actions(state, seat)  # asked to commit: may answer for later
-        return actions
+        return decision_of(state).actions(state, seat)
 
     def forced(self, state: dict, seat: int, actions: list[dict]) -> bool:
         """The server may play a single option at once unless the seat commits in a conflict
@@ -65,10 +59,7 @@ class TigrisRules:
         is asked like one who holds some. A standing answer ("never commit") answers for it
         whatever it holds. Every other decision's options follow from the board, and a turn
         with one option means an empty hand (public)."""
-        pending = state["pending"]
-        if pending is None or pending["kind"] not in ("revolt", "war"):
-            return True
-        return commit_is_public(state)
+        return decision_of(state).lone_option_is_public(state)
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -83,10 +74,8 @@ class TigrisRules:
         try:
             if action["type"] == "standing":
                 do_standing(state, seat, action, self.legal_actions(state, seat))
-            elif state["pending"] is not None:
-                do_pending_action(state, seat, action)
             else:
-                do_free_action(state, seat, action)
+                decision_of(state).answer(state, seat, action)
             advance(state)
         finally:
             done_changing(state)
@@ -125,9 +114,9 @@ class TigrisRules:
     @staticmethod
     def _own_decision(state: dict, seat: int) -> bool:
         """Nothing pending, or a decision of `seat` that is no conflict's."""
-        pending = state["pending"]
-        return pending is None or (pending["kind"] not in ("revolt", "war")
-                                   and pending_seat(pending) == seat)
+        decision = decision_of(state)
+        return state["pending"] is None or (not decision.conflict
+                                            and decision.seat(state) == seat)
 
     def determinize(self, view: dict, seat: int, rng: random.Random) -> dict:
         """A full state whose `view(state, seat)` is `view`, built from the view alone.
@@ -171,14 +160,7 @@ class TigrisRules:
         these defaults for every question `seat` is asked until the turn ends (`turn_of`): the
         turn's action is passed, which ends it, and a seat that missed its support in a conflict
         commits none in every later conflict of that turn too, without being asked again."""
-        pending = state["pending"]
-        if pending is None:
-            return {"type": "pass"}
-        if pending["kind"] in ("revolt", "war"):
-            return {"type": "commit", "tiles": 0}
-        if pending["kind"] == "monument":
-            return {"type": "decline_monument"}
-        return pending_actions(state)[0]
+        return decision_of(state).default(state)
 
 
 __all__ = ["TigrisRules"]

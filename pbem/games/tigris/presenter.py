@@ -21,6 +21,7 @@ from pbem.present import N_, Presenter, gettext as _, ngettext
 
 from .board import (COLORS, COLS, COLUMN_LETTERS as LETTERS, DYNASTIES, LEADER_COLORS, LEADERS,
                     ROWS, from_rc, label)
+from .decisions import DECISIONS
 from .words import (colour as colour_name, kind as kind_name, leader as leader_name,
                     monument as monument_name, war_prompt as war_name)
 
@@ -74,7 +75,7 @@ def standing_now(answer: str) -> str:
 
 def commit_label(n: int, conflict: dict) -> str:
     """"Commit 2 temples": the tiles of the conflict's colour (red in a revolt)."""
-    color = "red" if conflict.get("kind") == "revolt" else conflict.get("color", "red")
+    color = DECISIONS[conflict["kind"]].tile_colour(conflict) if conflict else "red"
     if n == 0:
         return {"red": _("Commit no temples"), "blue": _("Commit no farms"),
                 "green": _("Commit no markets"), "black": _("Commit no settlements")}[color]

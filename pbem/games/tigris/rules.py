@@ -258,47 +258,37 @@ def swap(state: dict, seat: int, tiles: list[str]) -> None:
 
 # --- Conflicts: committing tiles ---------------------------------------------
 
-def conflict_color(pending: dict) -> str:
-    return TEMPLE if pending["kind"] == "revolt" else pending["color"]
-
-
 def commit_role(pending: dict) -> int:
     """0 while the attacker is to commit, 1 for the defender."""
     return 0 if pending["committed"][0] is None else 1
 
 
-def commit_choices(state: dict, have: int | None = None) -> list[int]:
+def commit_choices(state: dict, have: int) -> list[int]:
     """How many tiles the committing side may add (English variant: its limits), holding
-    `have` tiles of the conflict's colour (None: what its hand holds)."""
+    `have` tiles of the conflict's colour."""
     pending = state["pending"]
-    role = commit_role(pending)
-    seat = pending["attacker"] if role == 0 else pending["defender"]
-    if have is None:
-        have = state["hands"][seat][conflict_color(pending)]
     attack, defence = pending["strength"]
     if not state["options"]["english_variant"]:
         return list(range(have + 1))
-    if role == 0:
+    if commit_role(pending) == 0:
         return [0] + [n for n in range(1, have + 1) if attack + n > defence]
     to_tie = attack + pending["committed"][0] - defence
     return [0] + ([to_tie] if 0 < to_tie <= have else [])
 
 
-def commit(state: dict, seat: int, count: int) -> None:
-    """Tiles committed are laid face up and leave the game; after the defender, resolve."""
+def commit(state: dict, seat: int, color: str, count: int) -> dict | None:
+    """Tiles committed are laid face up and leave the game; after the defender's, the
+    conflict is over: it is returned, to be resolved (None while the defender is asked)."""
     pending = state["pending"]
-    color = conflict_color(pending)
     state["hands"][seat][color] -= count
     state["out"][color] += count
     if count and seat not in state["turn"]["committers"]:
         state["turn"]["committers"].append(seat)
     pending["committed"][commit_role(pending)] = count
-    if pending["committed"][1] is not None:
-        state["pending"] = None
-        if pending["kind"] == "revolt":
-            resolve_revolt(state, pending)
-        else:
-            resolve_war(state, pending)
+    if pending["committed"][1] is None:
+        return None
+    state["pending"] = None
+    return pending
 
 
 def conflict_winner(pending: dict) -> tuple[int, int]:
@@ -640,25 +630,6 @@ def standing_answer(state: dict, decision: str, seat: int) -> str:
     return "ask" if standing is None else standing[seat].get(decision, "ask")
 
 
-def support_left_standing(state: dict) -> bool:
-    """The committing seat is not on turn and left the standing answer "never commit support":
-    it commits nothing, whatever its hand holds."""
-    pending = state["pending"]
-    seat = pending_seat(pending)
-    return (seat != state["turn"]["active"]
-            and standing_answer(state, "support", seat) == "never")
-
-
-def commit_is_public(state: dict) -> bool:
-    """Whether everyone can tell that the committing seat has one choice: from its standing
-    answer, or from the conflict and how many tiles its hand holds (public), never from the
-    colours in its hand."""
-    if support_left_standing(state):
-        return True
-    hand_size = sum(state["hands"][pending_seat(state["pending"])].values())
-    return len(commit_choices(state, have=hand_size)) == 1
-
-
 def standing_actions(state: dict, seat: int) -> list[dict]:
     """Changing a standing answer (version 2 games): free, and offered at every real choice."""
     if "standing" not in state:
@@ -669,28 +640,6 @@ def standing_actions(state: dict, seat: int) -> list[dict]:
 
 STANDING_ACTIONS = tuple(Action(type="standing", decision=decision, answer=answer)
                          for decision, answers in STANDING.items() for answer in answers)
-
-
-def pending_actions(state: dict) -> list[dict]:
-    pending = state["pending"]
-    kind = pending["kind"]
-    if kind in ("revolt", "war"):
-        if support_left_standing(state):
-            return [{"type": "commit", "tiles": 0}]
-        return [{"type": "commit", "tiles": n} for n in commit_choices(state)]
-    if kind == "war_order":
-        return [{"type": "choose_war", "leader": LEADERS[c]} for c in pending["colors"]]
-    if kind == "monument":
-        return [{"type": "build_monument", "monument": name, "at": to_rc(tl)}
-                for name, tl in monument_choices(state)] + [{"type": "decline_monument"}]
-    return [{"type": "take_treasures", "at": [to_rc(t) for t in taken]}
-            for taken in treasure_choices(pending["treasures"])]
-
-
-def pending_seat(pending: dict) -> int:
-    if pending["kind"] in ("revolt", "war"):
-        return pending["attacker"] if commit_role(pending) == 0 else pending["defender"]
-    return pending["seat"]
 
 
 # --- Applying an action ------------------------------------------------------
@@ -829,31 +778,6 @@ def do_swap(state: dict, seat: int, action: dict) -> None:
     swap(state, seat, tiles)
 
 
-def do_pending_action(state: dict, seat: int, action: dict) -> None:
-    pending = state["pending"]
-    kind = pending["kind"]
-    if kind in ("revolt", "war"):
-        count = action.get("tiles")
-        if action["type"] != "commit" or not isinstance(count, int) or isinstance(count, bool):
-            raise IllegalAction("commit a number of tiles: {'type': 'commit', 'tiles': n}")
-        if count not in commit_choices(state):
-            raise IllegalAction(_("you may not commit {n} tiles now (allowed: {allowed})").format(
-                n=count, allowed=commit_choices(state)))
-        commit(state, seat, count)
-    elif kind == "war_order":
-        name = action.get("leader") if action["type"] == "choose_war" else None
-        color = LEADER_COLORS.get(name) if isinstance(name, str) else None
-        if color not in pending["colors"]:
-            raise IllegalAction(_("choose one of the wars: {wars}").format(
-                wars=", ".join(words.leader(LEADERS[c]) for c in pending["colors"])))
-        state["pending"] = None
-        start_war(state, color)
-    elif kind == "monument":
-        do_monument(state, action)
-    else:
-        do_take_treasures(state, seat, action)
-
-
 def do_standing(state: dict, seat: int, action: dict, legal: list[dict]) -> None:
     """A standing answer: no action of the turn, no step of a conflict; only an answer left,
     at any real choice of the seat (`legal`: its legal actions)."""
@@ -866,32 +790,6 @@ def do_standing(state: dict, seat: int, action: dict, legal: list[dict]) -> None
         raise IllegalAction(_("a standing answer can only be left while you have a real "
                               "choice to make"))
     state["standing"][seat][action["decision"]] = action["answer"]
-
-
-def do_monument(state: dict, action: dict) -> None:
-    if action["type"] == "decline_monument":
-        decline_monument(state)
-    elif action["type"] == "build_monument":
-        name = action.get("monument")
-        choice = (name if isinstance(name, str) else None, from_rc(action.get("at")))
-        if choice not in monument_choices(state):
-            raise IllegalAction(_("that monument cannot be built there"))
-        build_monument(state, *choice)
-    else:
-        raise IllegalAction(_("build a monument or decline it"))
-    state["pending"] = None
-    state["steps"].pop(0)
-
-
-def do_take_treasures(state: dict, seat: int, action: dict) -> None:
-    squares = action.get("at") if action["type"] == "take_treasures" else None
-    taken = sorted(from_rc(rc) for rc in squares) if isinstance(squares, list) and all(
-        from_rc(rc) is not None for rc in squares) else None
-    if taken not in treasure_choices(state["pending"]["treasures"]):
-        raise IllegalAction(_("take all treasures of the kingdom but one, framed corner "
-                              "treasures first"))
-    take_treasures(state, seat, taken)
-    state["pending"] = None
 
 
 __all__ = ["IllegalAction", "Regions", "ranking", "final_colors"]

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pbem.games.base import _
 
-from . import words
 from .board import BOARD_ROWS, COLORS, CORNER_TREASURES, DYNASTIES, LEADERS, label, to_rc
-from .rules import face_down_squares, pending_seat
+from .decisions import decision_of, public
+from .rules import face_down_squares
 
 
 def view(rules, state: dict, seat: int | None) -> dict:
@@ -16,7 +16,7 @@ def view(rules, state: dict, seat: int | None) -> dict:
     out = {
         "seat": seat,
         "to_act": to_act,
-        "prompt": prompt(state, seat) if seat in to_act else None,
+        "prompt": decision_of(state).prompt(state) if seat in to_act else None,
         "over": over,
         "options": dict(state["options"]),
         "active": state["turn"]["active"],
@@ -43,7 +43,7 @@ def view(rules, state: dict, seat: int | None) -> dict:
                            if at is not None},
         "bag": len(state["bag"]),
         "out_of_game": sum(state["out"].values()),  # colours hidden: swapped tiles are secret
-        "conflict": conflict(state),
+        "conflict": public(state),      # the decision waiting, all of it public
         "players": [player(state, s, show_scores or s == seat) for s in seats],
     }
     if seat is not None:
@@ -77,42 +77,3 @@ def player(state: dict, s: int, scores: bool) -> dict:
         out["points"] = dict(state["points"][s])
         out["treasures_taken"] = state["treasures_taken"][s]
     return out
-
-
-def conflict(state: dict) -> dict | None:
-    """The conflict or decision in progress, all of it public."""
-    pending = state["pending"]
-    if pending is None:
-        return None
-    out = {"kind": pending["kind"], "seat": pending_seat(pending)}
-    if pending["kind"] in ("revolt", "war"):
-        out.update(color=pending["color"], leader=LEADERS[pending["color"]],
-                   attacker=pending["attacker"], defender=pending["defender"],
-                   squares=[to_rc(i) for i in pending["squares"]],
-                   strength=list(pending["strength"]), committed=list(pending["committed"]))
-    elif pending["kind"] == "war_order":
-        out["wars"] = [LEADERS[c] for c in pending["colors"]]
-    elif pending["kind"] == "treasure":
-        out["treasures"] = [to_rc(t) for t in pending["treasures"]]
-    return out
-
-
-def prompt(state: dict, seat: int) -> str:
-    pending = state["pending"]
-    if pending is None:
-        return _("Your turn: action {n} of {total}").format(
-            n=state["turn"]["actions_done"] + 1, total=2)
-    kind = pending["kind"]
-    if kind in ("revolt", "war"):
-        color = "red" if kind == "revolt" else pending["color"]
-        what = _("Revolt") if kind == "revolt" else words.war_prompt(LEADERS[pending["color"]])
-        if pending["committed"][0] is None:
-            line = _("{conflict}: commit {colour} {kind} tiles as the attacker")
-        else:
-            line = _("{conflict}: commit {colour} {kind} tiles as the defender")
-        return line.format(conflict=what, colour=words.colour(color), kind=words.kind(color))
-    if kind == "war_order":
-        return _("Choose which war is fought next")
-    if kind == "monument":
-        return _("Build a monument on the square you completed, or decline")
-    return _("Your trader takes treasures: choose which")
