@@ -106,7 +106,7 @@ def test_a_single_move_is_answered_at_once():
 
 def test_standing_answers_are_never_chosen_and_do_not_count_as_a_choice():
     standing = {"type": "standing", "decision": "support", "answer": "never"}
-    only = {"type": "commit", "tiles": 0}
+    only = {"type": "commit", "count": 0}
     assert choose(NoDeterminize(), {}, 0, [only, standing], rng=random.Random(1)) == only
     assert moves([standing]) == [standing]
 

@@ -130,7 +130,7 @@ def test_tigris_squares_are_enlarged_to_tap_and_the_confirm_bar_keeps_them_in_vi
     # another square for the same tile: the choice moves there
     other = next(a["at"] for a in store.rules_of(game).legal_actions(
         store.state_of(store.get_game(game.id)), 0)
-        if a["type"] == "place_tile" and a["color"] == "red" and a["at"] != [5, 7])
+        if a["type"] == "place_tile" and a["colour"] == "red" and a["at"] != [5, 7])
     phone.locator(f'[data-tap="sq:{other[0]}-{other[1]}"]').click()
     assert phone.locator("#confirm").is_visible()
     # the words come from the server (/says), which plays the chosen move through
@@ -345,7 +345,7 @@ def show_mail(page, html: str, name: str) -> None:
 
 def test_tigris_last_moves_of_the_others_are_ringed(live, smtp, phone):
     game, _ = playing.create_game("tigris", PLAYERS[:2], seed=2)
-    play(game, 0, {"type": "place_tile", "color": "red", "at": [5, 7]})
+    play(game, 0, {"type": "place_tile", "colour": "red", "at": [5, 7]})
     play(game, 0, {"type": "place_leader", "leader": "king", "at": [6, 7]})
     live.deliver()
     picture = mail_html(smtp, "bob@example.org")

@@ -245,7 +245,7 @@ def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, ph
     assert phone.locator('[data-tap="leader:king"]').count() == 1      # now on the board
     assert_no_sideways_scroll(phone)
     screenshot(phone, "tigris-2-ann-second-action")
-    legal(game, 0, {"type": "place_tile", "color": "red", "at": [5, 7]})
+    legal(game, 0, {"type": "place_tile", "colour": "red", "at": [5, 7]})
     tap(phone, "hand:red", "sq:5-7")
     expect(phone.locator("#confirm-label")).to_have_text("Place a temple on H6")
     expect(phone.locator("#confirm-says")).to_contain_text("Ann scored 1 red point")

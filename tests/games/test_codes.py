@@ -52,10 +52,21 @@ def test_tigris_codes_name_squares_as_the_board_draws_them():
     codes = rules.codes(rules.view(state, seat), actions)
     tile = next(i for i, a in enumerate(actions) if a["type"] == "place_tile")
     action = actions[tile]
-    assert codes[tile] == f"{action['color']} {square_label(action['at'])}"
+    assert codes[tile] == f"{action['colour']} {square_label(action['at'])}"
     assert "pass" in codes
     assert any(c.startswith("swap ") for c in codes)
     assert match(codes, "PASS") == codes.index("pass")
+
+
+def test_tigris_codes_are_the_same_in_the_words_of_rules_version_2():
+    rules = RULES["tigris"]
+    now, before = rules.setup(2, 3), rules.setup(2, 3, version=2)
+    seat = rules.to_act(now)[0]
+    actions, old = rules.legal_actions(now, seat), rules.legal_actions(before, seat)
+    assert len(actions) == len(old) and {"colour"} <= set(next(
+        a for a in actions if a["type"] == "place_tile")) and {"color"} <= set(next(
+            a for a in old if a["type"] == "place_tile"))
+    assert rules.codes(rules.view(now, seat), actions) == rules.codes(rules.view(before, seat), old)
 
 
 def test_a_game_without_codes_gets_numbers_and_repeated_codes_are_numbered():

@@ -46,6 +46,10 @@ def release_commit(release: str) -> str:
                "CHANGELOG.md").split()[-1]
 
 
+# A whole Tigris game recorded in the words of rules versions 1 and 2 ("color", "tiles"):
+# imported under the release, it must still verify under HEAD, which speaks version 3.
+OLD_RECORD = ROOT / "tests" / "games" / "tigris" / "data" / "store-record-v1-3p.json"
+IMPORT = f'sudo -u pbem pbem games import "{OLD_RECORD}"\n'
 GAME = ('sudo -u pbem pbem games create tigris --player "Ann <ann@example.org>" '
         '--player "Bob <bob@example.org>" --title "{title}"\n'
         'sudo -u pbem pbem games verify --all\n'
@@ -68,7 +72,7 @@ def test_the_guide_upgrades_from_the_previous_release_and_rolls_back(tmp_path, s
         if block.startswith(SKIP):
             continue
         if block.startswith("# upgrade, 1"):
-            parts.append(GAME.format(title="before the upgrade"))
+            parts.append(IMPORT + GAME.format(title="before the upgrade"))
         if block.startswith("# rollback"):
             parts.append(GAME.format(title="after the upgrade"))
         parts.append(f"echo '--- block {i}' >&2\n{block}")
@@ -89,7 +93,7 @@ def test_the_guide_upgrades_from_the_previous_release_and_rolls_back(tmp_path, s
         out = done.stdout
         assert done.returncode == 0, out[-3000:] + done.stderr[-5000:]
         upgrade = out.index(f"upgrading pbem {older_kept} to {head_kept}")
-        rollback = out.index("--- games: 2")
+        rollback = out.index("--- games: 3")
         assert f"pbem {previous}\n" in out[:upgrade]            # the release installed first
         assert f"pbem {__version__}\n" in out[upgrade:rollback]  # the upgrade ran HEAD
         rolled_back = out[rollback:]
@@ -99,8 +103,8 @@ def test_the_guide_upgrades_from_the_previous_release_and_rolls_back(tmp_path, s
             assert ("nothing to undo: the newest migration applied is "
                     f"{releases.newest_migration(previous)}") in rolled_back
         assert f"pbem {previous}\n" in rolled_back and f"pbem {__version__}" not in rolled_back
-        assert "--- games: 1" in out and "--- games: 3" in out
-        assert "--- finally 3 games" in out
+        assert "--- games: 2" in out and "--- games: 4" in out
+        assert "--- finally 4 games" in out
         assert "BROKEN" not in out
         wheels = scratch / "opt/pbem/wheels"
         assert sorted(p.name for p in wheels.iterdir() if p.is_dir()) == sorted(

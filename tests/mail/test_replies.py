@@ -104,7 +104,7 @@ def test_the_api_names_a_reply_code_for_every_action(client, smtp):
     assert len(body["codes"]) == len(body["actions"]) > 100
     assert len({normal(c) for c in body["codes"]}) == len(body["codes"])
     tile = next(i for i, a in enumerate(body["actions"]) if a["type"] == "place_tile")
-    assert body["codes"][tile].startswith(body["actions"][tile]["color"] + " ")
+    assert body["codes"][tile].startswith(body["actions"][tile]["colour"] + " ")
     answer = client.post(f"/api/turn/{token_of(link)}",
                          json={"seq": body["seq"], "action": body["actions"][tile]}).get_json()
     assert len(answer["codes"]) == len(answer["actions"])

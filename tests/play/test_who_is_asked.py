@@ -67,18 +67,19 @@ def same_for_both(rules_name, make, hands, steps):
 
 # ---- Tigris & Euphrates ---------------------------------------------------------------------
 
-def revolt(defender: str, attacker: str = "rrggkk", version: int = 2):
+def revolt(defender: str, attacker: str = "rrggkk", version: int = 3):
     state = tigris.position(REVOLT, top=3, left=4, hands={0: defender, 1: attacker}, active=1)
     if version == 1:                  # a game created before standing answers existed
         del state["standing"], state["version"]
     return state
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 3])
 @pytest.mark.parametrize("defender", ["ggggkk", "bbbbbb"])
 def test_tigris_revolt_defender_is_asked_with_or_without_temples(app, defender, version):
+    count = "tiles" if version == 1 else "count"        # version 1 spoke of "tiles"
     steps = [(1, {"type": "place_leader", "leader": "priest", "at": [4, 6]}),
-             (1, {"type": "commit", "tiles": 1})]
+             (1, {"type": "commit", count: 1})]
     seen = same_for_both("tigris", lambda hand: revolt(hand, version=version),
                          ["rrggkk", defender], steps)
     assert seen[-1] == ([0], [(1, False)])
@@ -95,9 +96,9 @@ def test_tigris_war_both_sides_are_asked_with_or_without_tiles_of_its_colour(app
     def war(hand):
         return tigris.position(WAR3, players=3, top=3, left=4, active=1,
                                hands={0: hand, 1: "ggrrkk", 2: hand})
-    steps = [(1, {"type": "place_tile", "color": "green", "at": [4, 7]}),
+    steps = [(1, {"type": "place_tile", "colour": "green", "at": [4, 7]}),
              (1, {"type": "choose_war", "leader": "trader"}),
-             (2, {"type": "commit", "tiles": 0})]
+             (2, {"type": "commit", "count": 0})]
     seen = same_for_both("tigris", war, ["gggkkk", "rrrkkk"], steps)
     assert [to_act for to_act, _ in seen] == [[1], [2], [0]]
     assert not any(automatic for _, events in seen for _, automatic in events)
@@ -109,14 +110,14 @@ def test_tigris_standing_never_answers_for_the_defender_whatever_he_holds(app):
         state["standing"][0]["support"] = "never"
         return state
     steps = [(1, {"type": "place_leader", "leader": "priest", "at": [4, 6]}),
-             (1, {"type": "commit", "tiles": 1})]
+             (1, {"type": "commit", "count": 1})]
     seen = same_for_both("tigris", never, ["rrggkk", "ggggkk"], steps)
     assert seen[-1] == ([1], [(1, False), (0, True)])      # the defender's 0, automatic
 
 
 def test_tigris_standing_answer_is_an_event_and_answers_at_once(app):
     steps = [(1, {"type": "place_leader", "leader": "priest", "at": [4, 6]}),
-             (1, {"type": "commit", "tiles": 1}),
+             (1, {"type": "commit", "count": 1}),
              (0, {"type": "standing", "decision": "support", "answer": "never"})]
     seen = same_for_both("tigris", revolt, ["rrggkk", "kkkkkk"], steps)
     assert seen[-1] == ([1], [(0, False), (0, True)])

@@ -78,7 +78,7 @@ def test_without_javascript_a_move_is_two_short_steps_and_is_recorded(app, clien
     assert answer.status_code == 303
     event = Event.get(Event.game == game, Event.seq == 1)
     row, col = (int(n) for n in taps.split("sq:")[1].split("-"))
-    assert event.seat == seat and event.action == {"type": "place_tile", "color": colour,
+    assert event.seat == seat and event.action == {"type": "place_tile", "colour": colour,
                                                     "at": [row, col]}
     assert words.endswith(" " + "ABCDEFGHIJKLMNOP"[col] + str(row + 1))
 

@@ -11,6 +11,7 @@ them (column letter, row number: "F7"), tiles by colour, leaders by name.
 from __future__ import annotations
 
 from .board import COLS, label
+from .vocabulary import as_now
 
 COLORS = ("red", "blue", "green", "black")
 
@@ -21,9 +22,10 @@ def square(at) -> str:
 
 
 def code(action: dict) -> str:
+    action = as_now(action)             # a game of rules version 1 or 2 says "color", "tiles"
     kind = action.get("type")
     if kind == "place_tile":
-        return f"{action['color']} {square(action['at'])}"
+        return f"{action['colour']} {square(action['at'])}"
     if kind in ("place_leader", "move_leader"):
         return f"{action['leader']} {square(action['at'])}"
     if kind == "withdraw_leader":
@@ -34,7 +36,7 @@ def code(action: dict) -> str:
         tiles = action["tiles"]
         return "swap " + " ".join(f"{tiles.count(c)} {c}" for c in COLORS if c in tiles)
     if kind == "commit":
-        return f"commit {action['tiles']}"
+        return f"commit {action['count']}"
     if kind == "choose_war":
         return f"war {action['leader']}"
     if kind == "build_monument":

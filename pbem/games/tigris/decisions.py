@@ -131,16 +131,16 @@ class Conflict(Decision):
 
     def actions(self, state: dict, seat: int) -> list[dict]:
         if self.left_standing(state):
-            return [{"type": "commit", "tiles": 0}]
-        actions = [{"type": "commit", "tiles": n} for n in self.choices(state)]
+            return [{"type": "commit", "count": 0}]
+        actions = [{"type": "commit", "count": n} for n in self.choices(state)]
         if not self.lone_option_is_public(state):
             actions += standing_actions(state, seat)    # asked to commit: may answer for later
         return actions
 
     def answer(self, state: dict, seat: int, action: dict) -> None:
-        count = action.get("tiles")
+        count = action.get("count")
         if action["type"] != "commit" or not isinstance(count, int) or isinstance(count, bool):
-            raise IllegalAction("commit a number of tiles: {'type': 'commit', 'tiles': n}")
+            raise IllegalAction("commit a number of tiles: {'type': 'commit', 'count': n}")
         if count not in self.choices(state):
             raise IllegalAction(_("you may not commit {n} tiles now (allowed: {allowed})").format(
                 n=count, allowed=self.choices(state)))
@@ -152,7 +152,7 @@ class Conflict(Decision):
         raise NotImplementedError
 
     def default(self, state: dict) -> dict:
-        return {"type": "commit", "tiles": 0}
+        return {"type": "commit", "count": 0}
 
     def public(self, pending: dict) -> dict:
         return {"color": pending["color"], "leader": LEADERS[pending["color"]],

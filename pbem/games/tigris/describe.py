@@ -44,7 +44,7 @@ def what(state: dict, seat: int, action: dict) -> str:
             p=who, leader=words.their_leader(action["leader"]), old=label(old))
     if kind == "place_tile":
         return _("{p} placed a {colour} tile ({kind}) on {square}").format(
-            p=who, colour=words.colour(action["color"]), kind=words.kind(action["color"]),
+            p=who, colour=words.colour(action["colour"]), kind=words.kind(action["colour"]),
             square=label(at))
     if kind == "place_catastrophe":
         cell = state["board"][at]
@@ -58,7 +58,7 @@ def what(state: dict, seat: int, action: dict) -> str:
     if kind == "pass":
         return _("{p} passed").format(p=who)
     if kind == "commit":
-        return committed(state, who, action["tiles"])
+        return committed(state, who, action["count"])
     if kind == "choose_war":
         return _("{p} chose {war} to be fought next").format(
             p=who, war=words.the_war(action["leader"]))
@@ -97,12 +97,12 @@ def outcome(state: dict, after: dict, action: dict) -> list[str]:
     pending = state["pending"]
     if action["type"] != "commit" or pending["committed"][0] is None:
         return []
-    done = dict(pending, committed=[pending["committed"][0], action["tiles"]])
+    done = dict(pending, committed=[pending["committed"][0], action["count"]])
     winner, _loser = conflict_winner(done)
     attack = done["strength"][0] + done["committed"][0]
     defence = done["strength"][1] + done["committed"][1]
     name = DECISIONS[pending["kind"]].name(pending)
-    removed = sum(after["out"].values()) - sum(state["out"].values()) - action["tiles"]
+    removed = sum(after["out"].values()) - sum(state["out"].values()) - action["count"]
     extra = (ngettext(", removing {n} tile", ", removing {n} tiles", removed).format(n=removed)
              if removed else "")
     high, low = max(attack, defence), min(attack, defence)        # the winner's total first

@@ -73,8 +73,8 @@ def determinize(view: dict, seat: int, rng: random.Random, standing: dict) -> di
         "over": view["over"],
         "end_reason": end_reason(view),
     }
-    if "standing" in view:              # a version 2 game: the players' standing answers
-        state["version"] = 2
+    if view["version"] >= 2:            # the players' standing answers came with version 2
+        state["version"] = view["version"]
         state["standing"] = [dict(view["standing"]) if s == seat else dict(standing)
                              for s in range(players)]
     return state

@@ -15,6 +15,7 @@ from .decisions import decision_of
 from .kingdoms import done_changing, start_changing
 from .rules import (OPTIONS, STANDING, advance, copy_state, do_standing, new_state, ranking,
                     regions_of)
+from .vocabulary import as_before, as_now, refusal_as_before, speaks_as_before, version_of
 from .view import view as view_of
 
 
@@ -23,7 +24,8 @@ class TigrisRules:
 
     name = "tigris"
     title = "Tigris & Euphrates"
-    version = 2              # 2: standing answers for support ("never commit")
+    version = 3              # 2: standing answers for support ("never commit");
+    #                          3: the card game's words, "colour" and "count" (vocabulary.py)
     oldest_version = 1
     min_players = 2
     max_players = 4
@@ -51,7 +53,10 @@ class TigrisRules:
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
-        return decision_of(state).actions(state, seat)
+        actions = decision_of(state).actions(state, seat)
+        if speaks_as_before(version_of(state)):
+            return [as_before(action) for action in actions]
+        return actions
 
     def forced(self, state: dict, seat: int, actions: list[dict]) -> bool:
         """The server may play a single option at once unless the seat commits in a conflict
@@ -68,6 +73,14 @@ class TigrisRules:
             raise IllegalAction(_("the game is over"))
         if seat not in self.to_act(state):
             raise IllegalAction(_("seat {seat} is not to act now").format(seat=seat))
+        if speaks_as_before(version_of(state)):
+            try:
+                return self._apply(state, seat, as_now(action))
+            except IllegalAction as refused:
+                raise IllegalAction(refusal_as_before(str(refused))) from None
+        return self._apply(state, seat, action)
+
+    def _apply(self, state: dict, seat: int, action: dict) -> dict:
         regions = regions_of(state)
         state = copy_state(state)
         start_changing(state, regions)              # the same position, so the same map
@@ -134,7 +147,7 @@ class TigrisRules:
         return determinize_view(view, seat, rng, {decision: "ask" for decision in STANDING})
 
     def describe(self, state: dict, seat: int, action: dict) -> str:
-        return describe_action(self, state, seat, action)
+        return describe_action(self, state, seat, as_now(action))
 
     def dump(self, state: dict) -> dict:
         return copy_json(state)
@@ -160,7 +173,8 @@ class TigrisRules:
         these defaults for every question `seat` is asked until the turn ends (`turn_of`): the
         turn's action is passed, which ends it, and a seat that missed its support in a conflict
         commits none in every later conflict of that turn too, without being asked again."""
-        return decision_of(state).default(state)
+        default = decision_of(state).default(state)
+        return as_before(default) if speaks_as_before(version_of(state)) else default
 
 
 __all__ = ["TigrisRules"]

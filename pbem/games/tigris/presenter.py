@@ -22,6 +22,7 @@ from pbem.present import N_, Presenter, gettext as _, ngettext
 from .board import (COLORS, COLS, COLUMN_LETTERS as LETTERS, DYNASTIES, LEADER_COLORS, LEADERS,
                     ROWS, from_rc, label)
 from .decisions import DECISIONS
+from .vocabulary import as_now
 from .words import (colour as colour_name, kind as kind_name, leader as leader_name,
                     monument as monument_name, war_prompt as war_name)
 
@@ -117,7 +118,7 @@ def placing_label(action: dict, view: dict) -> str:
     """Putting a piece on the board (or taking a leader back) as an instruction."""
     kind = action["type"]
     if kind == "place_tile":
-        return _(PLACE_TILE[action["color"]], square=square_label(action["at"]))
+        return _(PLACE_TILE[action["colour"]], square=square_label(action["at"]))
     if kind == "place_catastrophe":
         return _("Place a catastrophe on %(square)s", square=square_label(action["at"]))
     if kind == "build_monument":
@@ -178,13 +179,14 @@ class TigrisPresenter(Presenter):
     standing_now = staticmethod(standing_now)
 
     def taps(self, action: dict, view: dict) -> list[str]:
+        action = as_now(action)         # a game of rules version 1 or 2 says "color", "tiles"
         kind = action.get("type")
         if kind in ("place_leader", "move_leader"):
             return [f"leader:{action['leader']}", sq(action["at"])]
         if kind == "withdraw_leader":
             return [f"leader:{action['leader']}", "supply"]
         if kind == "place_tile":
-            return [f"hand:{action['color']}", sq(action["at"])]
+            return [f"hand:{action['colour']}", sq(action["at"])]
         if kind == "place_catastrophe":
             return ["catastrophe", sq(action["at"])]
         if kind == "swap":
@@ -198,6 +200,7 @@ class TigrisPresenter(Presenter):
         """Every action as an instruction, made without playing it: "Place a temple on G3",
         "Commit 2 temples", "Pass". What a move sets off (points, a revolt) only a simulation
         can say: the confirm bar asks for it (`describe`) once the move is chosen."""
+        action = as_now(action)
         kind = action.get("type")
         if kind in PLACING:
             return placing_label(action, view)
@@ -218,7 +221,7 @@ class TigrisPresenter(Presenter):
             return ngettext("Take the treasure in %(squares)s", "Take the treasures in %(squares)s",
                             len(action["at"]), squares=squares)
         if kind == "commit":
-            return commit_label(action["tiles"], view.get("conflict") or {})
+            return commit_label(action["count"], view.get("conflict") or {})
         if kind == "standing":
             return standing_label(action.get("answer"))
         if kind == "swap":

@@ -567,7 +567,7 @@ MOVE_LEADER = {color: tuple(Action(type="move_leader", leader=LEADERS[color], at
                             for i in range(SQUARES)) for color in COLORS}
 WITHDRAW_LEADER = {color: Action(type="withdraw_leader", leader=LEADERS[color])
                    for color in COLORS}
-PLACE_TILE = {color: tuple(Action(type="place_tile", color=color, at=AT[i])
+PLACE_TILE = {color: tuple(Action(type="place_tile", colour=color, at=AT[i])
                            for i in range(SQUARES)) for color in COLORS}
 PLACE_CATASTROPHE = tuple(Action(type="place_catastrophe", at=AT[i]) for i in range(SQUARES))
 PASS = Action(type="pass")
@@ -691,9 +691,9 @@ def leader_color_of(action: dict) -> str:
 
 
 def tile_color_of(action: dict) -> str:
-    color = action.get("color")
+    color = action.get("colour")
     if not isinstance(color, str) or color not in COLORS:
-        raise IllegalAction("'color' must be one of red, blue, green, black")
+        raise IllegalAction("'colour' must be one of red, blue, green, black")
     return color
 
 

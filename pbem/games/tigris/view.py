@@ -19,6 +19,7 @@ def view(rules, state: dict, seat: int | None) -> dict:
         "prompt": decision_of(state).prompt(state) if seat in to_act else None,
         "over": over,
         "options": dict(state["options"]),
+        "version": state.get("version", 1),     # the rules version: the words of its actions
         "active": state["turn"]["active"],
         "actions_done": state["turn"]["actions_done"],
         "terrain": list(BOARD_ROWS),

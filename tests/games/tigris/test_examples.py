@@ -31,9 +31,9 @@ def test_sample_opening_farmer_and_farm_score_one_blue():
              (0, {"type": "place_leader", "leader": "king", "at": [4, 2]}),
              (0, {"type": "place_leader", "leader": "priest", "at": [4, 9]}),
              (1, {"type": "place_leader", "leader": "farmer", "at": [5, 1]}))
-    line = rules.describe(s, 1, {"type": "place_tile", "color": "blue", "at": [6, 1]})
+    line = rules.describe(s, 1, {"type": "place_tile", "colour": "blue", "at": [6, 1]})
     assert line == "{p1} placed a blue tile (farm) on B7; {p1} scored 1 blue point."
-    s = play(s, (1, {"type": "place_tile", "color": "blue", "at": [6, 1]}))
+    s = play(s, (1, {"type": "place_tile", "colour": "blue", "at": [6, 1]}))
     assert s["points"][1] == {"red": 0, "blue": 1, "green": 0, "black": 0}
     assert s["points"][0] == {"red": 0, "blue": 0, "green": 0, "black": 0}
     assert sum(s["hands"][1].values()) == 6          # drew one tile at the end of the turn
@@ -44,9 +44,9 @@ def test_sample_opening_king_scores_the_temple_and_revolt_is_won_4_to_1():
              (0, {"type": "place_leader", "leader": "king", "at": [4, 2]}),
              (0, {"type": "place_leader", "leader": "priest", "at": [4, 9]}),
              (1, {"type": "place_leader", "leader": "farmer", "at": [5, 1]}),
-             (1, {"type": "place_tile", "color": "blue", "at": [6, 1]}),
+             (1, {"type": "place_tile", "colour": "blue", "at": [6, 1]}),
              (2, {"type": "place_leader", "leader": "king", "at": [4, 5]}),
-             (2, {"type": "place_tile", "color": "red", "at": [4, 6]}))
+             (2, {"type": "place_tile", "colour": "red", "at": [4, 6]}))
     # No priest in Péter's kingdom, so his king takes the red point.
     assert s["points"][2]["red"] == 1
     # Anita's priest joins Jenő's priest's kingdom: a revolt, 1 temple each.
@@ -54,17 +54,17 @@ def test_sample_opening_king_scores_the_temple_and_revolt_is_won_4_to_1():
     assert s["pending"]["kind"] == "revolt"
     assert s["pending"]["strength"] == [1, 1]
     assert rules.to_act(s) == [3]
-    s = play(s, (3, {"type": "commit", "tiles": 3}))
+    s = play(s, (3, {"type": "commit", "count": 3}))
     assert rules.to_act(s) == [0]                     # the defender decides now
-    assert {"type": "commit", "tiles": 2} in rules.legal_actions(s, 0)
-    line = rules.describe(s, 0, {"type": "commit", "tiles": 0})
+    assert {"type": "commit", "count": 2} in rules.legal_actions(s, 0)
+    line = rules.describe(s, 0, {"type": "commit", "count": 0})
     assert "{p3} won the revolt 4:1" in line and "{p0}'s priest went home" in line
-    s = play(s, (0, {"type": "commit", "tiles": 0}))
+    s = play(s, (0, {"type": "commit", "count": 0}))
     assert s["leaders"][0]["red"] is None
     assert s["points"][3]["red"] == 1
     assert s["out"]["red"] == 3                        # committed temples leave the game
     assert rules.to_act(s) == [3]                      # her second action now
-    s = play(s, (3, {"type": "place_tile", "color": "red", "at": [6, 10]}))
+    s = play(s, (3, {"type": "place_tile", "colour": "red", "at": [6, 10]}))
     assert s["points"][3]["red"] == 2
     assert sum(s["hands"][3].values()) == 6            # she drew 4 tiles
     assert s["hands"][0]["red"] == 2                   # Jenő kept his temples
@@ -81,12 +81,12 @@ K0 T0 g  .  g  T1 K1
 
 def test_war_example_attacker_1_plus_4_beats_defender_2_plus_1():
     s = position(WAR, top=3, left=4, hands={0: "ggggrk", 1: "gkkkrr"})
-    s = play(s, (0, {"type": "place_tile", "color": "red", "at": [4, 7]}))
+    s = play(s, (0, {"type": "place_tile", "colour": "red", "at": [4, 7]}))
     assert s["unification"] == sq(4, 7)
     assert s["pending"] == {"kind": "war_order", "seat": 0, "colors": ["green", "black"]}
     s = play(s, (0, {"type": "choose_war", "leader": "trader"}))
     assert s["pending"]["attacker"] == 0 and s["pending"]["strength"] == [1, 2]
-    s = play(s, (0, {"type": "commit", "tiles": 4}), (1, {"type": "commit", "tiles": 1}))
+    s = play(s, (0, {"type": "commit", "count": 4}), (1, {"type": "commit", "count": 1}))
     # The loser's trader and both of his green tiles leave; the winner scores 2 + 1 green.
     assert s["leaders"][1]["green"] is None
     assert s["board"][sq(4, 8)] == "" and s["board"][sq(5, 8)] == ""
@@ -128,7 +128,7 @@ F1 r* T3
 def test_treasure_example_corner_treasure_goes_to_the_trader():
     s = position(TREASURE, players=4, top=1, active=3, hands={3: "bbrrgk"})
     before = list(s["treasures_taken"])
-    s = play(s, (3, {"type": "place_tile", "color": "blue", "at": [3, 1]}))
+    s = play(s, (3, {"type": "place_tile", "colour": "blue", "at": [3, 1]}))
     assert s["points"][1]["blue"] == 1 and s["points"][3]["blue"] == 0
     assert sq(1, 1) not in s["treasures"] and sq(4, 1) in s["treasures"]
     assert s["treasures_taken"][3] == before[3] + 1
@@ -145,7 +145,7 @@ K1  r  P0 .
 
 def test_monument_example():
     s = position(MONUMENT, top=3, left=4, active=1, hands={1: "rrggkk"})
-    s = play(s, (1, {"type": "place_tile", "color": "red", "at": [4, 5]}),
+    s = play(s, (1, {"type": "place_tile", "colour": "red", "at": [4, 5]}),
              (1, {"type": "build_monument", "monument": "red/black", "at": [3, 4]}))
     assert s["leaders"][0]["blue"] is None
     s = play(s, (1, {"type": "pass"}))

@@ -90,7 +90,7 @@ def test_a_state_changed_in_place_is_looked_at_anew():
     s["board"][sq(3, 4)] = "green"                 # changed in place, same state object
     after = rules.legal_actions(s, 0)
     assert {"type": "place_leader", "leader": "king", "at": [3, 4]} not in after
-    assert {"type": "place_tile", "color": "red", "at": [3, 4]} not in after
+    assert {"type": "place_tile", "colour": "red", "at": [3, 4]} not in after
     s["leaders"][0]["black"] = sq(2, 5)
     assert {"type": "place_leader", "leader": "king", "at": [3, 6]} not in \
         rules.legal_actions(s, 0)

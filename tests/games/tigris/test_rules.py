@@ -16,11 +16,11 @@ def leader(name, r, c, kind="place_leader"):
 
 
 def tile(color, r, c):
-    return {"type": "place_tile", "color": color, "at": [r, c]}
+    return {"type": "place_tile", "colour": color, "at": [r, c]}
 
 
 def commit(n):
-    return {"type": "commit", "tiles": n}
+    return {"type": "commit", "count": n}
 
 
 def illegal(state, seat, action, words):
@@ -78,9 +78,9 @@ def test_two_actions_then_next_player_and_pass_ends_early():
 def test_malformed_actions_are_illegal_not_crashes():
     s = rules.setup(2, 3)
     for bad in ({}, {"type": 5}, {"type": "fly"}, {"type": "place_tile"},
-                {"type": "place_tile", "color": "red", "at": "F4"},
+                {"type": "place_tile", "colour": "red", "at": "F4"},
                 {"type": "place_leader", "leader": "queen", "at": [4, 4]},
-                {"type": "swap", "tiles": "red"}, {"type": "commit", "tiles": 1}, []):
+                {"type": "swap", "tiles": "red"}, {"type": "commit", "count": 1}, []):
         with pytest.raises(IllegalAction):
             rules.apply(s, 0, bad)
 

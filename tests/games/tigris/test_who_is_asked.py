@@ -111,5 +111,5 @@ def test_a_standing_answer_needs_a_real_choice_and_a_version_2_game():
     with pytest.raises(IllegalAction, match="before standing answers"):
         rules.apply(old, 0, NEVER)
     with pytest.raises(IllegalAction, match="versions"):
-        rules.setup(2, 5, version=3)
+        rules.setup(2, 5, version=4)
     assert rules.setup(2, 5)["standing"] == [{"support": "ask"}] * 2
