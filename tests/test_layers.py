@@ -27,7 +27,8 @@ LAYERS = {
     "ops": 8,         # the command line, checks, backup
     "app": 8,         # the application factory wires everything
 }
-TOP_MODULES = {"__init__", "config", "errors", "inputs", "validate", "package", "logs", "app"}
+TOP_MODULES = {"__init__", "config", "errors", "inputs", "validate", "package", "logs", "app",
+               "outbound"}
 
 
 # a game's folder holds more than its engine: its presenter draws it (present), its computer

@@ -4,7 +4,7 @@ The body is JSON with "text" and "content" holding the same sentence: Slack, Mat
 Rocket.Chat and Matrix hookshot read "text", Discord reads "content", ntfy-style receivers take
 the body as it is. The host's address is resolved and checked again before each post (a name
 may point elsewhere since it was set), and the connection goes to the address that was checked
-(no second lookup between the check and the connection). Redirects are never followed: a 3xx is
+(pbem/outbound.py: no second lookup between the check and the connection). Redirects are never followed: a 3xx is
 a failure like any other answer outside 2xx.
 
 A post has a deadline on the wall clock (PBEM_WEBHOOK_TIMEOUT) for connecting, the TLS
@@ -20,16 +20,14 @@ that does not resolve now among them) is retried with backoff.
 from __future__ import annotations
 
 import http.client
-import io
 import json
-import socket
 import ssl
-import time
 from urllib.parse import urlsplit
 
 from flask import current_app
 
 from ..db.models import Outbox
+from ..outbound import Deadline, PinnedConnection
 from ..play import webhooks
 
 USER_AGENT = "pbem-webhook/1"
@@ -43,99 +41,6 @@ class PostFailed(Exception):
     def __init__(self, message: str, permanent: bool):
         super().__init__(message)
         self.permanent = permanent
-
-
-class Deadline:
-    """A moment on the monotonic clock, `seconds` from now."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.at = time.monotonic() + seconds
-
-    def left(self) -> float:
-        """The seconds left; TimeoutError once there are none."""
-        left = self.at - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"past the deadline of {self.seconds:g} s")
-        return left
-
-
-class _TimedSocket:
-    """A connection's socket whose every operation may wait only the time left before the
-    post's deadline (a socket's own timeout counts each read afresh). It offers what
-    http.client uses of a socket: sendall, makefile and close; like a socket, it closes only
-    once the answer's reader is closed too (http.client closes the connection before it reads
-    the body of an answer that ends the connection)."""
-
-    def __init__(self, sock: socket.socket, deadline: Deadline):
-        self._sock, self._deadline = sock, deadline
-        self._readers, self._closed = 0, False
-
-    def sendall(self, data) -> None:
-        view = memoryview(data).cast("B")
-        while view:
-            self._sock.settimeout(self._deadline.left())
-            view = view[self._sock.send(view):]
-
-    def makefile(self, mode: str = "rb", *args, **kwargs) -> io.BufferedReader:
-        self._readers += 1
-        return io.BufferedReader(_TimedReader(self))
-
-    def readinto(self, buffer) -> int:
-        self._sock.settimeout(self._deadline.left())
-        return self._sock.recv_into(buffer)
-
-    def reader_closed(self) -> None:
-        self._readers -= 1
-        if self._closed and not self._readers:
-            self._sock.close()
-
-    def close(self) -> None:
-        self._closed = True
-        if not self._readers:
-            self._sock.close()
-
-
-class _TimedReader(io.RawIOBase):
-    """The answer as http.client reads it, each read waiting only the time left."""
-
-    def __init__(self, sock: _TimedSocket):
-        super().__init__()
-        self._sock = sock
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        return self._sock.readinto(buffer)
-
-    def close(self) -> None:
-        if not self.closed:
-            self._sock.reader_closed()
-        super().close()
-
-
-class _PinnedConnection(http.client.HTTPConnection):
-    """HTTP to `host` over a socket to `address`, the one checked (no second lookup); with
-    `tls` (https) the socket is wrapped for `host`: SNI, and its certificate checked against
-    that name by the context. Plain HTTP only passes check_url with PBEM_WEBHOOK_ALLOW_PRIVATE.
-    Connecting, the handshake and every read and write end by `deadline`."""
-
-    def __init__(self, host: str, port: int, address: str, tls: ssl.SSLContext | None,
-                 deadline: Deadline):
-        super().__init__(host, port)
-        self._address, self._tls, self._deadline = address, tls, deadline
-
-    def connect(self):
-        sock = socket.create_connection((self._address, self.port), self._deadline.left())
-        try:
-            if self._tls is not None:
-                sock.settimeout(self._deadline.left())      # the whole handshake (CPython's
-                sock = self._tls.wrap_socket(sock, server_hostname=self.host)  # ssl: one deadline)
-        except BaseException:
-            sock.close()
-            raise
-        self.sock = _TimedSocket(sock, self._deadline)
 
 
 def body(sentence: str) -> bytes:
@@ -160,7 +65,7 @@ def deliver(row: Outbox) -> int:
         raise PostFailed(str(exc), permanent=True) from None
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     deadline = Deadline(timeout())
-    connection = _PinnedConnection(parts.hostname, port, address,
+    connection = PinnedConnection(parts.hostname, port, address,
                                    tls=_context() if https else None, deadline=deadline)
     response = None
     try:

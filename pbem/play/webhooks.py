@@ -9,19 +9,17 @@ address — never a link, a token or anything a seat holds.
 The URL is checked where it enters and again before each post (a name may resolve elsewhere
 later): https only, no credentials in it, and a host whose every address is public — no
 loopback, private, link-local (cloud metadata), shared or reserved address, nor an IPv6 address
-that carries a non-public IPv4 one (see is_public). The post never
-follows a redirect. PBEM_WEBHOOK_ALLOW_PRIVATE=true lifts the address check (and allows plain
+that carries a non-public IPv4 one (pbem/outbound.py). The post never follows a redirect. PBEM_WEBHOOK_ALLOW_PRIVATE=true lifts the address check (and allows plain
 http) for development and tests.
 """
 from __future__ import annotations
 
-import ipaddress
-import socket
 from urllib.parse import urlsplit
 
 from flask import current_app
 from flask_babel import gettext as _
 
+from .. import outbound
 from ..db.models import Game, Seat, Webhook
 from ..log import store
 from ..validate import Invalid
@@ -72,65 +70,19 @@ def check_url(raw, private: bool | None = None, resolve: bool = True) -> str:
 
 
 def addresses(host: str, port: int, private: bool | None = None) -> list[str]:
-    """The host's addresses, each checked: WebhookError when it does not resolve, or when any
-    address is not public (unless `private`)."""
+    """The host's addresses, each checked (pbem/outbound.py): Unresolved when it does not
+    resolve, WebhookError when any address is not public (unless `private`)."""
     private = allow_private() if private is None else private
     try:
-        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError, OSError):
+        return outbound.addresses(host, port, private)
+    except outbound.Unresolvable:
         raise Unresolved(_("The webhook's host %(host)s could not be found.", host=host)) from None
-    ips = []
-    for _family, _type, _proto, _name, sockaddr in found:
-        ip = ipaddress.ip_address(sockaddr[0].split("%")[0])
-        if not private and not is_public(ip):
-            carried = carried_ipv4(ip)
-            shown = f"{ip}, which carries {carried}" if carried is not None else str(ip)
-            raise WebhookError(_("The webhook's host %(host)s is not on the public internet "
-                                 "(%(ip)s): pbem posts only to public addresses.",
-                                 host=host, ip=shown))
-        ips.append(str(ip))
-    if not ips:
-        raise Unresolved(_("The webhook's host %(host)s could not be found.", host=host))
-    return ips
-
-
-# Never posted to, whatever Python's is_global says of them (3.11 calls some of them global).
-NEVER_PUBLIC = [ipaddress.ip_network(network) for network in (
-    "192.0.0.0/24",         # IETF protocol assignments (DS-Lite, NAT64 discovery, dummy address)
-    "2001::/32",            # Teredo: a tunnel to IPv4 addresses hidden inside it
-    "64:ff9b:1::/48",       # NAT64 for local use: the site's own translator, to its own network
-)]
-# IPv6 forms whose last 32 bits are an IPv4 address the packets may end up at.
-CARRYING_IPV4 = [ipaddress.ip_network(network) for network in (
-    "::/96",                # IPv4-compatible, ::a.b.c.d (deprecated)
-    "::ffff:0:0/96",        # IPv4-mapped, ::ffff:a.b.c.d: the IPv4 host itself
-    "::ffff:0:0:0/96",      # IPv4-translated (SIIT), ::ffff:0:a.b.c.d
-    "64:ff9b::/96",         # NAT64's well-known prefix (DNS64 answers with it)
-)]
-
-
-def carried_ipv4(ip) -> ipaddress.IPv4Address | None:
-    """The IPv4 address an IPv6 address carries (the forms above, or 6to4's 2002::/16), or
-    None."""
-    if ip.version != 6 or ip.is_loopback or ip.is_unspecified:     # ::1 and :: are no IPv4
-        return None
-    if ip.sixtofour is not None:
-        return ip.sixtofour
-    if any(ip in network for network in CARRYING_IPV4):
-        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-    return None
-
-
-def is_public(ip) -> bool:
-    """True when a post may go to `ip`: a global unicast address, not one of NEVER_PUBLIC, and
-    when it carries an IPv4 address (NAT64, 6to4, mapped...), that one public too: a form that
-    embeds 127.0.0.1 reaches the loopback through a translator or the kernel."""
-    if any(ip in network for network in NEVER_PUBLIC):
-        return False
-    carried = carried_ipv4(ip)
-    if carried is not None:
-        return is_public(carried)
-    return ip.is_global and not ip.is_multicast
+    except outbound.NotPublic as refused:
+        shown = (f"{refused.ip}, which carries {refused.carried}" if refused.carried is not None
+                 else str(refused.ip))
+        raise WebhookError(_("The webhook's host %(host)s is not on the public internet "
+                             "(%(ip)s): pbem posts only to public addresses.",
+                             host=host, ip=shown)) from None
 
 
 def url_of(game: Game) -> str | None:

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from pbem import outbound
 from pbem.db.models import Game, Outbox, Seat, Webhook
 from pbem.log import store
 from pbem.mail import mailer
@@ -209,8 +210,9 @@ def test_a_post_while_its_host_does_not_resolve_is_retried_and_sent_once_it_does
         if host == "hook.pbem.test" and not dns["up"]:
             raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
         return real("127.0.0.1" if host == "hook.pbem.test" else host, *args, **kwargs)
-    monkeypatch.setattr(webhooks, "socket", SimpleNamespace(
-        getaddrinfo=resolve, SOCK_STREAM=socket.SOCK_STREAM, gaierror=socket.gaierror))
+    monkeypatch.setattr(outbound, "socket", SimpleNamespace(
+        getaddrinfo=resolve, SOCK_STREAM=socket.SOCK_STREAM, gaierror=socket.gaierror,
+        create_connection=socket.create_connection))
     url = f"http://hook.pbem.test:{receiver.server.server_port}/hooks/abc"
     game, host_token = playing.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
                                            host_email="host@example.org")
@@ -274,8 +276,9 @@ def test_https_goes_to_the_address_checked_and_verifies_the_certificates_name(ap
         def resolve(host, *args, **kwargs):
             looked_up.append(host)
             return real("127.0.0.1" if host.endswith(".pbem.test") else host, *args, **kwargs)
-        monkeypatch.setattr(webhooks, "socket", SimpleNamespace(
-            getaddrinfo=resolve, SOCK_STREAM=socket.SOCK_STREAM, gaierror=socket.gaierror))
+        monkeypatch.setattr(outbound, "socket", SimpleNamespace(
+            getaddrinfo=resolve, SOCK_STREAM=socket.SOCK_STREAM, gaierror=socket.gaierror,
+            create_connection=socket.create_connection))
         with pytest.raises(socket.gaierror):
             socket.getaddrinfo("chat.pbem.test", port)
         # the client trusts the test's certificate, here only, and checks names as ever

@@ -8,6 +8,7 @@ import ipaddress
 
 import pytest
 
+from pbem import outbound
 from pbem.play import webhooks
 
 INSIDE = {
@@ -57,7 +58,7 @@ def test_the_same_forms_carrying_a_public_address_are_accepted(app, url):
 
 @pytest.mark.parametrize("address", ["::1", "::", "ff02::1", "fe80::1", "fc00::1", "224.0.0.1"])
 def test_loopback_unspecified_multicast_and_local_are_never_public(address):
-    assert not webhooks.is_public(ipaddress.ip_address(address))
+    assert not outbound.is_public(ipaddress.ip_address(address))
 
 
 def test_the_setting_for_development_lifts_the_check(app):
