@@ -112,3 +112,18 @@ def default_title(game_title: str, names: list[str]) -> str:
     if len(full) <= TITLE_LENGTH:
         return full
     return full[:TITLE_LENGTH - len(ELLIPSIS)].rstrip() + ELLIPSIS
+
+
+def address_key(raw) -> str:
+    """How pbem tells addresses apart, the one rule for comparing and looking them up: the
+    address as email-validator writes it (the domain in ASCII, lower case), then all of it in
+    lower case, as nearly every mail host treats the part before the @. Text that is no valid
+    address is only stripped and lowered (so a stored address always finds itself)."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not text:
+        return ""
+    try:
+        checked = validate_email(text, check_deliverability=False, allow_smtputf8=False)
+    except EmailNotValidError:
+        return text.lower()
+    return (checked.ascii_email or checked.normalized).lower()

@@ -17,13 +17,14 @@ from ..present.titles import game_name, title_of
 from .context import (holdings_lines, last_moves, link_max_age_days, own_title, picture,
                       seats_of, since_last_turn, state_at, subject)
 from .urls import absolute, game_host_url, game_url, replay_url, turn_url
+from ..validate import address_key
 
 
 def has_played(address: str) -> bool:
     """Whether `address` ever made a move of its own here (in any game)."""
     return (Event.select(Event.id)
             .join(Seat, on=((Seat.game == Event.game) & (Seat.index == Event.seat)))
-            .where(fn.LOWER(Seat.email) == (address or "").strip().lower(),
+            .where(fn.LOWER(Seat.email) == address_key(address),
                    Event.automatic == False, Event.timeout == False)  # noqa: E712
             .exists())
 

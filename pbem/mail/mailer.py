@@ -24,6 +24,7 @@ from . import compose, redaction, urls, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
 from ..db.models import Outbox, Seat, db, utcnow
+from ..validate import address_key
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +166,7 @@ def _answers_a_solo_player(row: Outbox) -> bool:
         return False
     people = list(Seat.select(Seat.email).where(Seat.game == row.game_id,
                                                 Seat.bot_level.is_null()).limit(2))
-    return len(people) == 1 and people[0].email.lower() == row.recipient.lower()
+    return len(people) == 1 and address_key(people[0].email) == address_key(row.recipient)
 
 
 def _thread_headers(row: Outbox) -> dict:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..db.models import OptOut
 from . import announce, home, optout, outbox
+from ..validate import address_key
 
 
 def save_settings(address: str, language: str | None, mail_mode: str, digest_hour: int,
@@ -17,7 +18,7 @@ def save_settings(address: str, language: str | None, mail_mode: str, digest_hou
     once (each with a fresh link), not at their reminder."""
     with outbox.transaction():
         was_digest = home.wants_digest(address)
-        home.store_settings(home.normalise(address), language, mail_mode, digest_hour, time_zone)
+        home.store_settings(address_key(address), language, mail_mode, digest_hour, time_zone)
         if was_digest and mail_mode == "each":
             announce.mail_waiting_games(address)
 
@@ -28,7 +29,7 @@ def opt_out(email: str) -> None:
     with outbox.transaction():
         if optout.is_opted_out(email):
             return
-        OptOut.insert(email=email.strip().lower()).on_conflict_ignore().execute()
+        OptOut.insert(email=address_key(email)).on_conflict_ignore().execute()
         announce.opted_out(email)
 
 
@@ -38,5 +39,5 @@ def opt_in(email: str) -> None:
     with outbox.transaction():
         if not optout.is_opted_out(email):
             return
-        OptOut.delete().where(OptOut.email == email.strip().lower()).execute()
+        OptOut.delete().where(OptOut.email == address_key(email)).execute()
         announce.mail_waiting_games(email)

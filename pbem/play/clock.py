@@ -17,16 +17,13 @@ from dataclasses import dataclass
 from .. import validate
 from ..db.models import Game, Prepared, Seat, Vacation, utcnow
 from ..log.store import seat_name
+from ..validate import address_key
 
 REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
 POLICIES = ("wait", "auto", "bot")   # at a missed deadline: the host, the default, the computer
 STAND_IN_LEVEL = 2         # the computer that plays for a player who is late or away
 MAX_PACE_DAYS = 365
 MAX_DROP_AFTER = 100
-
-
-def normalize_email(address: str) -> str:
-    return (address or "").strip().lower()
 
 
 def pace_delta(game: Game) -> dt.timedelta | None:
@@ -119,7 +116,7 @@ VACATION_OF = Prepared(Vacation, lambda address: Vacation.select()
 
 
 def vacation_of(address: str) -> Vacation | None:
-    address = normalize_email(address)
+    address = address_key(address)
     return VACATION_OF.first(address) if address else None
 
 

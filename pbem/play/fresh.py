@@ -10,6 +10,7 @@ from ..db.models import HomeRequest, Link, Seat, utcnow
 from ..log import store
 from . import announce, home, limits, links, optout, outbox
 from .limits import Refused
+from ..validate import address_key
 
 
 def renew(link: Link) -> None:
@@ -62,7 +63,7 @@ def ask_home_link(address: str, language: str) -> None:
     address plays here is looked up by the mail worker (`answer_home_requests`), so neither
     the answer nor its time tells. An address asked again before that is one request."""
     with write_transaction():
-        (HomeRequest.insert(email=home.normalise(address), language=language,
+        (HomeRequest.insert(email=address_key(address), language=language,
                             requested_at=utcnow())
          .on_conflict_ignore().execute())
 

@@ -16,6 +16,7 @@ from peewee import fn
 
 from ..db.models import Game, HomeKey, PlayerSettings, Seat, utcnow
 from . import links
+from ..validate import address_key
 
 HOME_SALT = "pbem.home-link.v1"
 # the calendar feed (<home link>/calendar.ics) stays subscribed this long, unless renewed:
@@ -24,22 +25,18 @@ CALENDAR_MAX_AGE = 365 * 24 * 3600
 MAIL_MODES = ("each", "digest")
 
 
-def normalise(address: str) -> str:
-    return (address or "").strip().lower()
-
-
 # -- the home link -----------------------------------------------------------------------------
 
 def generation(address: str) -> int:
     """The address's current home-link generation (0 until it is first renewed)."""
-    found = HomeKey.get_or_none(HomeKey.email == normalise(address))
+    found = HomeKey.get_or_none(HomeKey.email == address_key(address))
     return found.generation if found is not None else 0
 
 
 def issue(secret_key: str, address: str) -> str:
     """A home link of the address's current generation (links signed before generations
     existed carry none: they count as generation 0)."""
-    address = normalise(address)
+    address = address_key(address)
     return URLSafeTimedSerializer(secret_key, salt=HOME_SALT).dumps(
         {"e": address, "v": generation(address)})
 
@@ -49,7 +46,7 @@ def renew_generation(address: str, unless_since: dt.datetime | None = None) -> b
     with `unless_since`, only when the generation was not renewed after that moment (then
     False: the link mailed at that renewal is the current one). Each is one conditional
     statement, so of parallel renews within the interval exactly one wins."""
-    address = normalise(address)
+    address = address_key(address)
     now = utcnow()
     # the row first (generation 0 is what an address without one has), then one update
     HomeKey.insert(email=address, generation=0).on_conflict_ignore().execute()
@@ -85,7 +82,7 @@ def check(secret_key: str, token: str, max_age: int) -> str:
 
 def seats_of(address: str) -> list[Seat]:
     """Every seat played from `address`, newest game first."""
-    address = normalise(address)
+    address = address_key(address)
     if not address:
         return []
     return list(Seat.select(Seat, Game).join(Game)
@@ -94,21 +91,21 @@ def seats_of(address: str) -> list[Seat]:
 
 def has_games(address: str) -> bool:
     """Whether `address` plays or hosts a game here (then /me mails it its home link)."""
-    return bool(normalise(address)) and (
-        Seat.select().where(fn.LOWER(Seat.email) == normalise(address)).exists()
+    return bool(address_key(address)) and (
+        Seat.select().where(fn.LOWER(Seat.email) == address_key(address)).exists()
         or hosts_games(address))
 
 
 # -- the games an address hosts (their list on the home page: pbem/present/hosting.py) -----------
 
 def hosts_games(address: str) -> bool:
-    return bool(normalise(address)) and (
-        Game.select().where(fn.LOWER(Game.host_email) == normalise(address)).exists())
+    return bool(address_key(address)) and (
+        Game.select().where(fn.LOWER(Game.host_email) == address_key(address)).exists())
 
 
 def settings_of(address: str) -> PlayerSettings:
     """The address's settings (unsaved defaults when it never chose any)."""
-    address = normalise(address)
+    address = address_key(address)
     found = PlayerSettings.get_or_none(PlayerSettings.email == address)
     return found or PlayerSettings(email=address, mail_mode="each", digest_hour=7)
 
@@ -136,12 +133,12 @@ def time_zone_of(address: str | None) -> str:
     if not address or "@" not in address:
         return ""
     found = (PlayerSettings.select(PlayerSettings.time_zone)
-             .where(PlayerSettings.email == normalise(address)).first())
+             .where(PlayerSettings.email == address_key(address)).first())
     return found.time_zone if found is not None else ""
 
 
 def wants_digest(address: str) -> bool:
-    found = PlayerSettings.get_or_none(PlayerSettings.email == normalise(address))
+    found = PlayerSettings.get_or_none(PlayerSettings.email == address_key(address))
     return found is not None and found.mail_mode == "digest"
 
 
@@ -154,7 +151,7 @@ def digest_due(now: dt.datetime) -> list[PlayerSettings]:
 
 def digest_settings(address: str) -> PlayerSettings | None:
     """The settings of an address on a daily digest; None for one mailed per turn."""
-    found = PlayerSettings.get_or_none(PlayerSettings.email == normalise(address))
+    found = PlayerSettings.get_or_none(PlayerSettings.email == address_key(address))
     return found if found is not None and found.mail_mode == "digest" else None
 
 

@@ -8,6 +8,7 @@ from peewee import fn
 from ..db.models import Game
 from ..log import store
 from . import announce, limits, links, outbox
+from ..validate import address_key
 
 
 def reissue_host_link(game: Game, secret_key: str, mail: bool) -> str:
@@ -24,7 +25,7 @@ def reissue_host_link(game: Game, secret_key: str, mail: bool) -> str:
 def hosted_game(address: str, game_id: int) -> Game | None:
     """Game `game_id` when `address` hosts it, else None (the same for a game that does not
     exist)."""
-    address = (address or "").strip().lower()
+    address = address_key(address)
     if not address:
         return None
     return Game.get_or_none((Game.id == game_id) & (fn.LOWER(Game.host_email) == address))

@@ -15,6 +15,7 @@ import secrets
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from ..db.models import OptOut, utcnow
+from ..validate import address_key
 
 SALT = "pbem.opt-out.v2"
 
@@ -35,7 +36,7 @@ def token(secret_key: str, email: str, mail_id: int | None = None,
     own, from now."""
     made_at = made_at or utcnow()
     mail = mail_id if mail_id is not None else secrets.token_urlsafe(6)
-    return _serializer(secret_key).dumps({"e": email.strip().lower(), "m": mail,
+    return _serializer(secret_key).dumps({"e": address_key(email), "m": mail,
                                           "t": int(made_at.replace(tzinfo=dt.timezone.utc)
                                                    .timestamp())})
 
@@ -59,12 +60,12 @@ def address_of(secret_key: str, token_text: str, max_age: int) -> str | None:
 
 
 def is_opted_out(email: str) -> bool:
-    return bool(email) and OptOut.select().where(OptOut.email == email.strip().lower()).exists()
+    return bool(email) and OptOut.select().where(OptOut.email == address_key(email)).exists()
 
 
 def opted_out(emails) -> set[str]:
     """Which of `emails` opted out (compared in lower case; returned as given)."""
-    wanted = {e.strip().lower(): e for e in emails if e}
+    wanted = {address_key(e): e for e in emails if e}
     if not wanted:
         return set()
     found = OptOut.select(OptOut.email).where(OptOut.email.in_(list(wanted)))

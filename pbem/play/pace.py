@@ -21,6 +21,7 @@ from ..log import store
 from ..db.database import database_now, is_sqlite, lost_connection
 from ..errors import Refusal
 from ..db.models import Game, Seat, Vacation, utcnow
+from ..validate import address_key
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +363,7 @@ def bank_days() -> float:
 
 def _vacation_row(address: str, now: dt.datetime) -> Vacation:
     """The address's row, created or turned to this year's bank (unused days do not carry)."""
-    address = clock.normalize_email(address)
+    address = address_key(address)
     # the first vacation of an address, asked twice at once: one row, and the second waits
     # for the first to commit (its row locked), then sees it
     Vacation.insert(email=address, year=now.year, used_days=0).on_conflict_ignore().execute()
@@ -386,10 +387,10 @@ def vacation(address: str, now: dt.datetime | None = None) -> dict:
 
 
 def _seats_of(address: str):
-    address = clock.normalize_email(address)
+    address = address_key(address)
     return [s for s in Seat.select().join(Game).where(Game.status == "running",
                                                       Seat.asked_at.is_null(False))
-            if clock.normalize_email(s.email) == address]
+            if address_key(s.email) == address]
 
 
 def _sync_seats(address: str, row: Vacation, now: dt.datetime) -> None:
@@ -402,7 +403,7 @@ def go_away(address: str, days, now: dt.datetime | None = None, bot: bool = Fals
     stand still meanwhile, in every game. `bot`: the computer plays the address's seats
     meanwhile instead (nobody waits, so no days of the bank are used; at most a year)."""
     given = now
-    address = clock.normalize_email(address)
+    address = address_key(address)
     if "@" not in address:
         raise PaceError(f"{address!r} is not an email address")
     if isinstance(days, bool) or not isinstance(days, (int, float)) or not math.isfinite(days) \

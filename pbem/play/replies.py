@@ -22,6 +22,7 @@ from ..games.codes import codes_of, match, normal
 from ..log import store
 from . import links, moves, outbox, talk
 from .reply_address import hash_id
+from ..validate import address_key
 
 SAY = re.compile(r"^say\s*:\s*(.*)$", re.IGNORECASE | re.DOTALL)
 MAX_LINES = 20                        # codes and messages one reply may carry
@@ -64,7 +65,7 @@ def handle(reply: Reply) -> str:
     if link.expires_at <= utcnow():
         return "ignored: the reply address is older than its turn link's age"
     seat = Seat.get_or_none(Seat.game == link.game_id, Seat.index == link.seat)
-    if seat is None or seat.email.strip().lower() != reply.sender.strip().lower():
+    if seat is None or address_key(seat.email) != address_key(reply.sender):
         return "ignored: the sender is not the seat's address"
     if not reply.authenticated:
         return "ignored: the sender is not authenticated"

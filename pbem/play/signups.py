@@ -15,6 +15,7 @@ from . import announce, moves, outbox, webhooks
 from ..db.database import is_sqlite
 from ..errors import Refusal
 from ..db.models import Signup, db, utcnow
+from ..validate import address_key
 
 SALT = "pbem.signup.v1"
 DAY = dt.timedelta(days=1)
@@ -52,7 +53,7 @@ def check_limits(host_email: str, client: str, now: dt.datetime | None = None) -
     recent = Signup.select().where(Signup.created_at > since)
     per_host, per_client = config["GAMES_PER_HOST_PER_DAY"], config["GAMES_PER_CLIENT_PER_DAY"]
     if host_email and per_host > 0 and \
-            recent.where(Signup.host_email == host_email.lower()).count() >= per_host:
+            recent.where(Signup.host_email == address_key(host_email)).count() >= per_host:
         raise LimitReached(_("This address has started %(n)s games today, the most a day: "
                              "please try again tomorrow.", n=per_host))
     if client and per_client > 0 and recent.where(Signup.client == client).count() >= per_client:
@@ -75,7 +76,7 @@ def record(request: dict, host_email: str, client: str, language: str,
     _prune(now)
     nonce = secrets.token_urlsafe(24)
     signup = Signup.create(
-        nonce_hash=_hash(nonce), host_email=host_email.lower(), client=client[:64],
+        nonce_hash=_hash(nonce), host_email=address_key(host_email), client=client[:64],
         request=request, language=language, created_at=now,
         expires_at=now + dt.timedelta(seconds=current_app.config["SIGNUP_MAX_AGE"]),
         confirmed_at=now if game is not None else None, game=game)

@@ -9,6 +9,7 @@ from peewee import fn
 from ..db.models import Game, Link, Outbox, Seat, utcnow
 from ..log import store
 from ..play import clock, optout, pace, webhooks
+from ..validate import address_key
 
 MAIL_SHOWN = 100
 
@@ -74,7 +75,7 @@ def host_page(game: Game) -> dict:
 def hosted_by(address: str) -> list[dict]:
     """The games `address` hosts, running first and newest first, each with what needs its
     host: late seats (the host chooses), dropped or handed-over seats, a pause, failed mail."""
-    address = (address or "").strip().lower()
+    address = address_key(address)
     if not address:
         return []
     games = list(Game.select().where(fn.LOWER(Game.host_email) == address)

@@ -17,6 +17,7 @@ from ..games.base import current_language, speaking
 from ..present import calendar as deadlines_calendar, seat as seat_view
 from ..present import hosting as hosted_view, times
 from . import replay
+from ..validate import address_key
 
 bp = Blueprint("home", __name__)
 
@@ -52,7 +53,7 @@ def ask():
 @bp.post("/me")
 def send_link():
     """Mail the home link to an address that plays here; the same answer for every address."""
-    address = home.normalise(request.form.get("email", ""))
+    address = address_key(request.form.get("email", ""))
     if len(address) > 254 or not ADDRESS.match(address):
         return render_template("home_ask.html", sent=False,
                                error=_("Write a valid email address.")), 400

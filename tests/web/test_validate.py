@@ -62,6 +62,15 @@ def test_addresses_are_normalised_and_names_trimmed(app):
     assert game.host_email == "Host@example.org"
 
 
+@pytest.mark.parametrize("typed, key", [
+    (" Ann@Example.ORG ", "ann@example.org"), ("ann@example.org", "ann@example.org"),
+    ("bob@bücher.example", "bob@xn--bcher-kva.example"), ("", ""), (None, ""),
+    ("not an address", "not an address"), ("X@Y", "x@y")])
+def test_one_rule_tells_addresses_apart(typed, key):
+    assert validate.address_key(typed) == key
+    assert validate.address_key(key) == key                 # a stored key finds itself
+
+
 def test_the_store_refuses_whatever_entry_calls_it(app):
     for players, title, host in [
             ([{"name": "A\nB", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}], "", ""),
