@@ -29,6 +29,8 @@ def create_app(config: dict | None = None) -> Flask:
     _game_files(app)
     app.config.update(settings)
     _require_secret_key(app)
+    from .play import keys
+    keys.install(app)              # the one object that holds the secret key and links' ages
     redact_flask_logs(app)
     # flask-mail would silently drop mail under TESTING; the tests want real SMTP.
     app.config.update(MAIL_DEFAULT_SENDER=app.config["MAIL_SENDER"], MAIL_SUPPRESS_SEND=False)

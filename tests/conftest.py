@@ -432,3 +432,12 @@ def pytest_collection_modifyitems(config, items):
         if ((callspec is not None and "postgresql" in callspec.params.values())
                 or "dovecot" in getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.services)
+
+
+def set_link_ages(app, **ages) -> None:
+    """Change a running app's links' ages (`link_max_age=-1`: every turn link is too old now):
+    the keys object the app factory made (pbem/play/keys.py) holds them."""
+    from dataclasses import replace
+
+    from pbem.play import keys
+    app.extensions[keys.EXTENSION] = replace(app.extensions[keys.EXTENSION], **ages)

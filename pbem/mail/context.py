@@ -14,6 +14,7 @@ from ..games.base import speaking
 from ..log import store
 from ..present import fill_names, others_actions
 from ..present.titles import game_name, title_of
+from ..play.keys import keys
 
 
 def subject(game: Game) -> str:
@@ -90,4 +91,4 @@ def own_title(game: Game) -> str:
 def link_max_age_days() -> int:
     """How many days a turn link works, as a mail says it: whole days, rounded down (a mail
     never promises a link longer than it works), at least one."""
-    return max(1, current_app.config["LINK_MAX_AGE"] // 86400)
+    return keys().link_days()

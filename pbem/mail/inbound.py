@@ -436,9 +436,9 @@ def reply_findings(settings, Finding) -> list:
     if address.count("@") != 1 or "+" in address.partition("@")[0]:
         return [Finding("problem", f"PBEM_REPLY_ADDRESS={address!r} must be one address "
                                    "without a + in its local part, such as turns@example.org")]
-    if len(address.partition("@")[0]) + 1 + reply_address.ID_LENGTH > 64:
+    if len(address.partition("@")[0]) + 1 + reply_address.REPLY_ID_LENGTH > 64:
         return [Finding("problem", f"PBEM_REPLY_ADDRESS={address!r}: its local part leaves no "
-                                   f"room for +<id> ({reply_address.ID_LENGTH} characters) within 64")]
+                                   f"room for +<id> ({reply_address.REPLY_ID_LENGTH} characters) within 64")]
     found = [Finding("ok", f"replies by mail are on: Reply-To {address.replace('@', '+<id>@')}")]
     if not settings.get("IMAP_HOST"):
         found.append(Finding("note", "no PBEM_IMAP_HOST: replies come in only through "

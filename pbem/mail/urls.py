@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import current_app
 
 from ..db.models import Game, Outbox
-from ..play import home, links, optout
+from ..play.keys import keys
 
 
 def absolute(path: str) -> str:
@@ -25,8 +25,7 @@ def host_url(token: str) -> str:
 def game_host_url(game: Game, context: dict | None = None) -> str:
     """The game's live host link, for every mail to its host (rows keep no token; an older row
     may still carry the one it was queued with)."""
-    token = (context or {}).get("host_token") or links.host_token(
-        current_app.config["SECRET_KEY"], game)
+    token = (context or {}).get("host_token") or keys().host_token(game)
     return host_url(token)
 
 
@@ -36,7 +35,7 @@ def game_url(game: Game) -> str:
 
 def home_url(address: str) -> str:
     """The recipient's home page: every game of that address (in every mail's footer)."""
-    return absolute(f"/me/{home.issue(current_app.config['SECRET_KEY'], address)}")
+    return absolute(f"/me/{keys().home_link(address)}")
 
 
 def replay_url(token: str) -> str:
@@ -45,6 +44,6 @@ def replay_url(token: str) -> str:
 
 def optout_url(recipient: str, row: Outbox | None = None) -> str:
     """The opt-out link of mail `row` (the same in its body and its List-Unsubscribe header)."""
-    return absolute("/optout/" + optout.token(
-        current_app.config["SECRET_KEY"], recipient, row.id if row is not None else None,
+    return absolute("/optout/" + keys().optout(
+        recipient, row.id if row is not None else None,
         row.created_at if row is not None else None))

@@ -4,10 +4,10 @@ from __future__ import annotations
 import datetime as dt
 
 import peewee as pw
-from flask import current_app
 
 from ..db.database import write_transaction
 from ..db.models import InboundMail, Link, Outbox, ReplyAddress, utcnow
+from ..play.keys import keys
 
 
 def waiting_mail():
@@ -54,7 +54,7 @@ def prune(older_than_days: int, now: dt.datetime | None = None) -> dict:
         counts["mails"] += deleted
         counts["bytes"] += int(size)
     expired = Link.select(Link.id).where(Link.expires_at < now)
-    link_age = dt.timedelta(seconds=current_app.config["LINK_MAX_AGE"])
+    link_age = dt.timedelta(seconds=keys().link_max_age)
     with write_transaction():
         counts["reply_addresses"] = (ReplyAddress.delete()
                                      .where(ReplyAddress.link.in_(expired)).execute())

@@ -6,11 +6,11 @@ whose turn ended are spent, and at the end everyone hears the result. The rows s
 """
 from __future__ import annotations
 
-from flask import current_app
 
 from ..db.models import Game, Outbox, Seat, utcnow
 from ..log import store
 from . import clock, home, links, optout, outbox, reply_address, talk, webhooks
+from .keys import keys
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -69,10 +69,9 @@ def turn_mail(game: Game, seat: Seat, kind: str = "turn", now=None, **extra) -> 
     after a restore, with `restored_to` in `extra`, the mail's context). A player on
     a daily digest gets no turn or reminder mail of its own unless the deadline would pass
     before the next digest (`mailed_now`): the digest lists the game (and issues its link)."""
-    config = current_app.config
     if kind in ("turn", "reminder") and not mailed_now(game, seat, now or utcnow()):
         return None
-    token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+    token = keys().issue(game, seat.index)
     if reply_address.enabled():           # the mail's Reply-To, bound to this link
         reply_address.bind(links.newest(game.id, seat.index).id, token)
     first = kind == "turn" and game.pace_days is not None and not (
@@ -139,8 +138,7 @@ def dropped(game: Game, seat: Seat, missed: int, by_host: bool = False) -> None:
     link sent after it, answer "I am back" (links.speaks_for_seat, links.issue_back)."""
     if not seat.email or optout.is_opted_out(seat.email):
         return
-    config = current_app.config
-    token = links.issue_back(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+    token = keys().issue_back(game, seat.index)
     outbox.queue(game, seat.index, "dropped", seat.email, "dropped", seat.language,
                  token=token, missed=missed, by_host=by_host)
 
@@ -194,7 +192,6 @@ def send_digest(address: str) -> Outbox | None:
     """One mail listing every game waiting for `address`, each with a fresh turn link, what
     happened since and the messages; nothing when no game waits (inside a transaction)."""
     from ..games import RULES
-    config = current_app.config
     entries, language = [], None
     for seat in home.seats_of(address):
         game = seat.game
@@ -205,7 +202,7 @@ def send_digest(address: str) -> Outbox | None:
         if seat.index not in rules.to_act(state):
             continue
         language = language or seat.language
-        token = links.issue(config["SECRET_KEY"], game, seat.index, config["LINK_MAX_AGE"])
+        token = keys().issue(game, seat.index)
         entries.append({"game": game.id, "seat": seat.index, "token": token, "seq": game.seq,
                         "since": seat.seen_seq, "talk": talk.mark_mailed(game, seat),
                         "reminder": seat.reminded_at is not None})

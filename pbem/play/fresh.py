@@ -3,7 +3,6 @@ host (resend), opened from the home page (play now), and the home link itself. E
 game's lock, so parallel requests give one mail and leave one live link."""
 from __future__ import annotations
 
-from flask import current_app
 
 from ..db.database import is_sqlite, write_transaction
 from ..db.models import HomeRequest, Link, Seat, utcnow
@@ -11,6 +10,7 @@ from ..log import store
 from . import announce, home, limits, links, optout, outbox
 from .limits import Refused
 from ..validate import address_key
+from .keys import keys
 
 
 def renew(link: Link) -> None:
@@ -48,14 +48,12 @@ def resend(game_id: int, seat: int) -> None:
 def play_now(game_id: int, seat: int) -> str | None:
     """A fresh turn link for a seat that is to act, opened at once from the home page (the
     mailed one is spent); None when the seat is not to act."""
-    config = current_app.config
     with outbox.transaction():
         game = store.locked_game(game_id)
         rules = store.rules_of(game)
         if game.status != "running" or seat not in rules.to_act(rules.load(game.state)):
             return None
-        return links.issue(config["SECRET_KEY"], game, seat, config["LINK_MAX_AGE"],
-                           source="play_now")
+        return keys().issue(game, seat, source="play_now")
 
 
 def ask_home_link(address: str, language: str) -> None:

@@ -7,15 +7,16 @@ from peewee import fn
 
 from ..db.models import Game
 from ..log import store
-from . import announce, limits, links, outbox
+from . import announce, limits, outbox
 from ..validate import address_key
+from .keys import keys
 
 
-def reissue_host_link(game: Game, secret_key: str, mail: bool) -> str:
+def reissue_host_link(game: Game, mail: bool) -> str:
     """A new host link for `game` (the old one stops working); queued to the host's address
     when `mail` and the game has one. Returns the link's token."""
     with outbox.transaction():
-        token = links.issue_host(secret_key, game)
+        token = keys().issue_host(game)
         Game.update(host_nonce_hash=game.host_nonce_hash).where(Game.id == game.id).execute()
         if mail and game.host_email:
             announce.host_link(game, token)

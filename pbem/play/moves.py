@@ -11,7 +11,6 @@ import logging
 import secrets
 from contextlib import contextmanager
 
-from flask import current_app
 
 from .. import validate
 from ..db.models import Game, Link, Seat, utcnow
@@ -20,6 +19,7 @@ from ..games.base import _, default_move
 from ..log import chain, store, undo as undoing
 from ..log.store import Applied, StaleSeq
 from . import announce, clock, links, outbox
+from .keys import keys
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
             title=title or validate.default_title(rules.title, [p["name"] for p in players]),
             host_email=host_email, pace_days=pace["days"], on_timeout=pace["on_timeout"],
             drop_after=pace["drop_after"])
-        host_token = links.issue_host(current_app.config["SECRET_KEY"], game)
+        host_token = keys().issue_host(game)
         restart: set[int] = set()
         state = store.advance(game, rules, state, [], dropped_seats(game), restart)
         store.save(game, rules, state)

@@ -2,34 +2,25 @@
 
 With PBEM_REPLY_ADDRESS=turns@example.org every turn mail (and reminder) says
 Reply-To: turns+<id>@example.org. The id is made from the mail's turn link with the secret key
-(`reply_id`: 130 bits, lowercase letters and digits), so the outbox keeps nothing more than it
+(`Keys.reply_id`: 130 bits, lowercase letters and digits), so the outbox keeps nothing more than it
 kept before, and only the id's hash is stored (`ReplyAddress`), bound to that link: a reply
 works while the link works, and a newer mail (a newer link) replaces it.
 """
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
 import re
 
 from flask import current_app
 
 from ..db.models import ReplyAddress
+from .keys import REPLY_ID_LENGTH, keys
 
-REPLY_SALT = b"pbem.reply-id.v1:"
-ID_LENGTH = 26                        # base32 characters: 130 bits
-REPLY_ID = re.compile(r"^[a-z2-7]{%d}$" % ID_LENGTH)
+REPLY_ID = re.compile(r"^[a-z2-7]{%d}$" % REPLY_ID_LENGTH)
 
 
 def enabled() -> bool:
     return bool(current_app.config.get("REPLY_ADDRESS"))
-
-
-def reply_id(secret_key: str, token: str) -> str:
-    """The reply id of the mail that carries turn link `token`."""
-    digest = hmac.new(secret_key.encode(), REPLY_SALT + token.encode(), hashlib.sha256).digest()
-    return base64.b32encode(digest).decode().lower()[:ID_LENGTH]
 
 
 def hash_id(reply: str) -> str:
@@ -46,7 +37,7 @@ def reply_to(token: str) -> str | None:
     """The Reply-To of a turn mail carrying `token` (None when replies are off)."""
     if not enabled() or not token:
         return None
-    return address_of(reply_id(current_app.config["SECRET_KEY"], token))
+    return address_of(keys().reply_id(token))
 
 
 def id_in(address: str) -> str | None:
@@ -65,5 +56,5 @@ def bind(link_id: int, token: str) -> None:
     """Keep the hash of the reply id of the mail carrying `token` (inside the caller's
     transaction); nothing when replies are off."""
     if enabled():
-        ReplyAddress.create(id_hash=hash_id(reply_id(current_app.config["SECRET_KEY"], token)),
+        ReplyAddress.create(id_hash=hash_id(keys().reply_id(token)),
                             link=link_id)

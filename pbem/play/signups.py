@@ -16,6 +16,7 @@ from ..db.database import is_sqlite
 from ..errors import Refusal
 from ..db.models import Signup, db, utcnow
 from ..validate import address_key
+from .keys import keys
 
 SALT = "pbem.signup.v1"
 DAY = dt.timedelta(days=1)
@@ -36,7 +37,7 @@ class LimitReached(Refusal, ValueError):
 
 
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+    return keys().serializer(SALT)
 
 
 def _hash(nonce: str) -> str:

@@ -1,38 +1,35 @@
 """What the turn page and the JSON API share: reading a link, shaping a seat's answer."""
 from __future__ import annotations
 
-from flask import current_app
 
 from ..play import links
 from ..log import store
 from ..inputs import MAX_INT, ascii_int
+from ..play.keys import keys
 
 
 def check_link(token: str) -> links.Access:
-    config = current_app.config
-    return links.check(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    return keys().check(token)
 
 
 def check_signed(token: str) -> None:
     """That `token` is a link this server signed and issued (live or not), else LinkError 403:
     checked before a request's body is read, so a stranger's body is never parsed."""
-    if links.find(current_app.config["SECRET_KEY"], token) is None:
+    if keys().find(token) is None:
         raise links.LinkError(403, "tampered", "This link is not valid: it may have been cut "
                                                "short or altered. Open it again from the email.")
 
 
 def check_readable(token: str) -> links.Access:
     """Any link the seat was sent, within its maximum age: for read-only pages only."""
-    config = current_app.config
-    return links.check_readable(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    return keys().check_readable(token)
 
 
 def check_newest(token: str) -> links.Access:
     """The seat's newest link, live or spent by its move, unexpired and not revoked: what may
     still write in the seat's name without acting (table talk, "I am back"); an older or
     forwarded mail's link only reads."""
-    config = current_app.config
-    return links.check_newest(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    return keys().check_newest(token)
 
 
 def check_link_to_act(token: str, seq: int) -> links.Access:

@@ -18,6 +18,7 @@ from ..present import calendar as deadlines_calendar, seat as seat_view
 from ..present import hosting as hosted_view, times
 from . import replay
 from ..validate import address_key
+from ..play.keys import keys
 
 bp = Blueprint("home", __name__)
 
@@ -31,8 +32,7 @@ def link_error(exc: links.LinkError):
 
 
 def _address(token: str) -> str:
-    config = current_app.config
-    return home.check(config["SECRET_KEY"], token, config["HOME_LINK_MAX_AGE"])
+    return keys().check_home(token)
 
 
 def _seat(address: str, game_id: int):
@@ -78,15 +78,14 @@ def _home_page(token: str, address: str, error: str | None = None):
     settings = home.settings_of(address)
     with times.reading_in(settings.time_zone):
         return render_template("home.html", token=token, address=address,
-                               home_days=max(1, current_app.config["HOME_LINK_MAX_AGE"] // 86400),
+                               home_days=keys().home_days(),
                                waiting=[e for e in entries if e["your_turn"]],
                                running=[e for e in entries if e["running"] and not e["your_turn"]],
                                finished=[e for e in entries if not e["running"]],
                                settings=settings, saved=request.args.get("saved"),
                                language_now=_language_of(address), vacation=pace.vacation(address),
                                opted_out=optout.is_opted_out(address),
-                               optout_link="/optout/" + optout.token(current_app.config["SECRET_KEY"],
-                                                                    address),
+                               optout_link="/optout/" + keys().optout(address),
                                away_error=request.args.get("away_error"),
                                calendar_url=current_app.config["BASE_URL"].rstrip("/")
                                + f"/me/{token}/calendar.ics",
@@ -121,9 +120,7 @@ def calendar(token):
     Opting out ends it, as does a new home link (the old one no longer opens anything). A
     calendar app keeps the address it was given, so the feed outlives the home page's
     PBEM_HOME_LINK_MAX_AGE: it works home.CALENDAR_MAX_AGE (a year) while its generation holds."""
-    config = current_app.config
-    address = home.check(config["SECRET_KEY"], token,
-                         max(config["HOME_LINK_MAX_AGE"], home.CALENDAR_MAX_AGE))
+    address = keys().check_home(token, calendar=True)
     if optout.is_opted_out(address):
         abort(410, _("This address asked for no more mail from pbem, so its calendar has ended."))
     home_url = current_app.config["BASE_URL"].rstrip("/") + f"/me/{token}"

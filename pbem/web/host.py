@@ -4,7 +4,7 @@ Every choice answers with a redirect to the page, which then says what the choic
 (`?done=<what>&seat=<n>`: read from the game as it stands, never from the query's words)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request
+from flask import Blueprint, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..play import fresh, home, limits, links, outbox, pace, webhooks
@@ -12,6 +12,7 @@ from ..log import store
 from ..present import hosting
 from ..present import times
 from ..present.times import when
+from ..play.keys import keys
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -22,9 +23,7 @@ def link_error(exc):
 
 
 def _game(token):
-    config = current_app.config
-    return store.get_game(links.check_host(config["SECRET_KEY"], token,
-                                           config["HOST_LINK_MAX_AGE"]))
+    return store.get_game(keys().check_host(token))
 
 
 @bp.get("/<token>")

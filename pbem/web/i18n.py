@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
-from ..play import links
 from ..present import seat as seat_view
 from ..games.base import LANGUAGES, TRANSLATION_DIRECTORIES, current_language, set_language
+from ..play.keys import keys
 
 COOKIE = "pbem_lang"
 babel = Babel()
@@ -18,8 +18,7 @@ def _seat_language() -> str | None:
     token = (request.view_args or {}).get("token")
     if not token or not request.path.startswith(("/turn/", "/api/turn/", "/replay/")):
         return None
-    from flask import current_app
-    found = links.identify(current_app.config["SECRET_KEY"], token)
+    found = keys().identify(token)
     if found is None:
         return None
     return seat_view.language_of(found[0], found[1])

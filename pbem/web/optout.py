@@ -3,18 +3,18 @@ mail client's own button (List-Unsubscribe-Post, RFC 8058). GET only asks; POST 
 The same link undoes it (POST .../undo): a mistaken tap must not cut a player off for good."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, render_template
 from flask_babel import gettext as _
 
 from ..play import choices, optout
+from ..play.keys import keys
 
 bp = Blueprint("optout", __name__)
 
 
 def _address(token: str) -> str:
-    config = current_app.config
     try:
-        email = optout.address_of(config["SECRET_KEY"], token, config["OPTOUT_LINK_MAX_AGE"])
+        email = keys().optout_address(token)
     except optout.Expired:
         abort(410, _("This opt-out link has expired: use the one in a newer mail, or the page "
                      "of all your games (ask for its link at /me)."))

@@ -9,7 +9,7 @@ costs fewer than that many applications.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
 from ..play import links, talk
@@ -19,6 +19,7 @@ from ..present import fill_names
 from ..present import replay as replaying
 from ..present import seat as seat_view
 from ..inputs import ascii_int
+from ..play.keys import keys
 
 bp = Blueprint("replay", __name__)
 
@@ -53,8 +54,7 @@ def replay_access(token: str) -> tuple[int, int, int | None]:
     """(game, seat, last move) of any turn link this seat was sent, spent or not, within the
     link's maximum age from when it was issued: it replays what that seat saw, up to the move
     the link was spent at (None: a live link, the whole game), and never acts."""
-    config = current_app.config
-    access = links.check_readable(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    access = keys().check_readable(token)
     return access.game_id, access.seat, access.seen_upto
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request
+from flask import Blueprint, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..play import clock, fresh, home, limits, links, moves, pace, talk
@@ -16,6 +16,7 @@ from ..present import results, times
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
 from ..inputs import ascii_int, parse_json
 from ..present import presenter_for
+from ..play.keys import keys
 
 bp = Blueprint("turn", __name__)
 
@@ -31,8 +32,7 @@ def render_link_error(exc: links.LinkError):
     if exc.game_id is not None:
         game = store.find_game(exc.game_id)
     if game is not None and exc.status == 410:
-        link = exc.link or links.find(current_app.config["SECRET_KEY"],
-                                      (request.view_args or {}).get("token", ""))
+        link = exc.link or keys().find((request.view_args or {}).get("token", ""))
         if link is not None:
             told = linkstory.story(game, link, exc.reason)
     return render_template("link_error.html", error=exc, game=game, told=told,
@@ -268,8 +268,7 @@ def back(token):
     (links.speaks_for_seat): its newest, or any sent since its drop was mailed (the drop
     mail's own link too), not expired, not revoked (spent by a default played for it is fine):
     an older, forwarded or revoked mail cannot take the seat back."""
-    config = current_app.config
-    access = links.check_back(config["SECRET_KEY"], token, config["LINK_MAX_AGE"])
+    access = keys().check_back(token)
     game = store.get_game(access.game_id)
     pace.come_back(access.game_id, access.seat)
     return render_template("renew.html", game=game, sent=False, back=True,
@@ -283,12 +282,11 @@ def renew(token):
     Under the game's lock, so parallel requests send one mail and leave one live link; only
     the seat's newest link may ask (an older one, even expired, cannot spend it), and a link
     younger than PBEM_RENEW_INTERVAL is never replaced."""
-    link = links.find(current_app.config["SECRET_KEY"], token)
+    link = keys().find(token)
     if link is None:
         raise links.LinkError(403, "tampered", "This link is not valid.")
     try:        # asking for a link through the seat's newest is acting through it
-        links.check_newest(current_app.config["SECRET_KEY"], token,
-                           current_app.config["LINK_MAX_AGE"])
+        keys().check_newest(token)
         pace.come_back(link.game_id, link.seat)
     except links.LinkError:
         pass

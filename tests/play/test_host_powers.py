@@ -167,7 +167,7 @@ def test_every_host_mail_carries_the_live_host_link(app, client, smtp):
     assert all("host_token" not in (row.context or {}) for row in Outbox.select())
     # issued anew, the old links stop, and the next host mail carries the new one
     from pbem.play import hosting
-    hosting.reissue_host_link(store.get_game(game.id), app.config["SECRET_KEY"], mail=True)
+    hosting.reissue_host_link(store.get_game(game.id), mail=True)
     mailer.send_due()
     (fresh,) = set(host_links(smtp.inbox.text(smtp.inbox.to(HOST)[-1])))
     assert client.get(f"/host/{token}").status_code == 403

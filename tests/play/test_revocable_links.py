@@ -17,7 +17,7 @@ from pbem.mail import mailer
 from pbem.play import moves as playing
 from pbem.play import optout, pace
 from pbem.present import action_key
-from tests.conftest import token_of
+from tests.conftest import set_link_ages, token_of
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 PLAYERS = [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}]
@@ -186,11 +186,11 @@ def test_opt_out_links_are_per_mail_and_expire(hosted, app, client, smtp):
         assert message["List-Unsubscribe"].strip()[1:-1] == OPTOUT.search(
             smtp.inbox.text(message)).group(0)
     path = links_of_ann[-1].replace("http://pbem.test", "")
-    app.config["OPTOUT_LINK_MAX_AGE"] = 0                           # every link is too old now
+    set_link_ages(app, optout_link_max_age=0)                           # every link is too old now
     assert client.get(path).status_code == 410
     assert client.post(path).status_code == 410
     assert OptOut.select().count() == 0                             # nothing written
-    app.config["OPTOUT_LINK_MAX_AGE"] = 3600
+    set_link_ages(app, optout_link_max_age=3600)
     one_click = client.post(path, data={"List-Unsubscribe": "One-Click"})
     assert one_click.status_code == 200 and optout.is_opted_out(ANN)
     old_form = "/optout/" + __import__("itsdangerous").URLSafeSerializer(
@@ -245,10 +245,10 @@ def test_back_needs_the_seats_newest_link(hosted, app, client, smtp):
     before = writes()
     assert client.post(f"/turn/{old}/back").status_code == 410     # revoked
     assert writes() == before
-    app.config["LINK_MAX_AGE"] = -1
+    set_link_ages(app, link_max_age=-1)
     assert client.post(f"/turn/{newest}/back").status_code == 410  # expired
     assert writes() == before
-    app.config["LINK_MAX_AGE"] = 3600
+    set_link_ages(app, link_max_age=3600)
     assert client.post(f"/turn/{newest}/back").status_code == 200
     assert not Seat.get(Seat.game == game, Seat.index == 0).dropped
 
@@ -273,10 +273,10 @@ def test_renew_through_an_old_link_does_not_bring_a_dropped_seat_back(hosted, cl
 
 def test_the_calendar_feed_outlives_the_home_page_but_not_a_new_link(hosted, app, client, smtp):
     token = home_tokens(smtp)[-1]
-    app.config["HOME_LINK_MAX_AGE"] = -1            # the home page's link is too old now
+    set_link_ages(app, home_link_max_age=-1)            # the home page's link is too old now
     assert client.get(f"/me/{token}").status_code == 410
     assert client.get(f"/me/{token}/calendar.ics").status_code == 200
-    app.config["HOME_LINK_MAX_AGE"] = 30 * 24 * 3600
+    set_link_ages(app, home_link_max_age=30 * 24 * 3600)
     client.post(f"/me/{token}/new-link")
     assert client.get(f"/me/{token}/calendar.ics").status_code == 410
 

@@ -16,7 +16,7 @@ from pbem.log import store
 from pbem.db.database import write_transaction
 from pbem.db.models import Event, Link, utcnow
 from pbem.present import action_key
-from tests.conftest import token_of
+from tests.conftest import set_link_ages, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 
@@ -87,10 +87,10 @@ def test_every_link_a_seat_was_sent_opens_its_replay(started, client, smtp, app)
         assert replay.status_code == 200 and "what you, Ann, saw" in replay.get_data(as_text=True)
     spent = client.get(f"/turn/{first}").get_data(as_text=True)
     assert f'href="/replay/{first}"' in spent and f'href="/turn/{first}/done"' in spent
-    app.config["LINK_MAX_AGE"] = -1                      # older than the links' maximum age
+    set_link_ages(app, link_max_age=-1)                      # older than the links' maximum age
     for path in (f"/replay/{first}", f"/turn/{first}/done"):
         assert client.get(path).status_code == 410
-    app.config["LINK_MAX_AGE"] = 3600
+    set_link_ages(app, link_max_age=3600)
     assert client.get(f"/replay/{first[:-3]}xyz").status_code == 403
     with write_transaction():
         links.spend(store.get_game(game.id), [0], "revoked")

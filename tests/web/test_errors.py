@@ -7,7 +7,7 @@ from pbem.play import moves as playing
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event, Link
-from tests.conftest import token_of
+from tests.conftest import set_link_ages, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
@@ -59,14 +59,14 @@ def test_tampered_link_is_403(started, client):
 
 def test_expired_link_is_410_and_offers_a_fresh_one(started, client, app, smtp):
     game, token, _ = started
-    app.config["LINK_MAX_AGE"] = -1
+    set_link_ages(app, link_max_age=-1)
     answer = client.get(f"/api/turn/{token}")
     assert answer.status_code == 410 and "expired" in answer.get_json()["error"]
     assert post(client, token, {"seq": 0, "action": {"type": "yield"}}).status_code == 410
     app.config["RENEW_INTERVAL"] = 0          # else the link is too young to replace: no button
     page = client.get(f"/turn/{token}")
     assert page.status_code == 410 and "Email me a fresh link" in page.get_data(as_text=True)
-    app.config["LINK_MAX_AGE"] = 3600
+    set_link_ages(app, link_max_age=3600)
     assert client.post(f"/turn/{token}/renew").status_code == 200
     mailer.send_due()
     fresh = token_of(smtp.inbox.last_link("ann@example.org"))

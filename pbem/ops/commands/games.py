@@ -226,7 +226,7 @@ def games_host_link(game_id, show):
     """Make a new host link for a game (the old one stops working); mail it to the host."""
     game = game_or_fail(game_id)
     mail = bool(game.host_email) and not show
-    link = urls.host_url(hosting.reissue_host_link(game, current_app.config["SECRET_KEY"],
+    link = urls.host_url(hosting.reissue_host_link(game,
                                                       mail))
     if mail:
         click.echo(f"a new host link for game {game.id} is queued to {game.host_email} "
