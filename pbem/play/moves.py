@@ -43,7 +43,7 @@ def dropped_seats(game: Game, seats: list[Seat] | None = None) -> dict[int, str]
 def pause_if_nobody_plays(game: Game, seats: list[Seat], now) -> bool:
     """When every seat is dropped (`clock.nobody_plays`), however the last drop came — a
     deadline missed inside a move, a hand-over, a pace pass — the game pauses and its host is
-    told, once; `pace.resume` brings the players back. True when the game stands paused so."""
+    told, once; `hosting.resume` brings the players back. True when the game stands paused so."""
     if game.status != "running" or not clock.nobody_plays(seats):
         return False
     if clock.pause(game, now):

@@ -8,7 +8,8 @@ from peewee import fn
 
 from ..db.models import Game, Link, Outbox, Seat, utcnow
 from ..log import store
-from ..play import clock, optout, pace, webhooks
+from ..play import clock, optout, webhooks
+from ..play import hosting as host_actions
 from ..validate import address_key
 
 MAIL_SHOWN = 100
@@ -46,7 +47,7 @@ def host_choices(game: Game, seats: list[Seat], to_act: list[int],
     for seat in seats:
         if seat.index not in to_act or seat.asked_at is None or seat.dropped:
             continue
-        since = pace.host_may_act_from(game, seat, now)
+        since = host_actions.host_may_act_from(game, seat, now)
         choices[seat.index] = {
             "more_time": game.pace_days is not None and seat.late_at is not None,
             "default": since is not None and since <= now,
@@ -69,7 +70,7 @@ def host_page(game: Game) -> dict:
                 opted_out=opted_out, clocks=clock.clocks(game, to_act, now),
                 states=seat_states(game, seats, to_act, opted_out, now),
                 choices=host_choices(game, seats, to_act, now),
-                wait_days=pace.host_wait_days(), webhook=webhooks.url_of(game))
+                wait_days=host_actions.host_wait_days(), webhook=webhooks.url_of(game))
 
 
 def hosted_by(address: str) -> list[dict]:

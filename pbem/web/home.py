@@ -11,7 +11,7 @@ import re
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import choices, fresh, home, hosting, limits, links, optout, pace, talk
+from ..play import choices, fresh, home, hosting, limits, links, optout, pace, talk, vacations
 from ..log import store
 from ..games.base import current_language, speaking
 from ..present import calendar as deadlines_calendar, seat as seat_view
@@ -83,7 +83,7 @@ def _home_page(token: str, address: str, error: str | None = None):
                                running=[e for e in entries if e["running"] and not e["your_turn"]],
                                finished=[e for e in entries if not e["running"]],
                                settings=settings, saved=request.args.get("saved"),
-                               language_now=_language_of(address), vacation=pace.vacation(address),
+                               language_now=_language_of(address), vacation=vacations.vacation(address),
                                opted_out=optout.is_opted_out(address),
                                optout_link="/optout/" + keys().optout(address),
                                away_error=request.args.get("away_error"),
@@ -161,7 +161,7 @@ def away(token):
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 366):
         abort(400, _("Write a whole number of days, from 1 to the days left."))
     try:
-        pace.go_away(address, int(raw), bot=request.form.get("bot") == "1")
+        vacations.go_away(address, int(raw), bot=request.form.get("bot") == "1")
     except pace.PaceError:
         abort(400, _("Write a whole number of days, from 1 to the days left."))
     return redirect(f"/me/{token}?saved=1", code=303)
@@ -178,7 +178,7 @@ def new_link(token):
 
 @bp.post("/me/<token>/back")
 def back(token):
-    pace.come_home(_address(token))
+    vacations.come_home(_address(token))
     return redirect(f"/me/{token}?saved=1", code=303)
 
 

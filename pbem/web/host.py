@@ -8,6 +8,7 @@ from flask import Blueprint, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..play import fresh, home, limits, links, outbox, pace, webhooks
+from ..play import hosting as host_actions
 from ..log import store
 from ..present import hosting
 from ..present import times
@@ -87,7 +88,7 @@ def _done(page: dict, what: str, seat_raw: str) -> str | None:
     return None
 
 
-def _too_early(refusal: pace.TooEarly) -> str:
+def _too_early(refusal: host_actions.TooEarly) -> str:
     if refusal.held == "away":
         return _("%(name)s is away: their clock stands still, so this cannot be done now.",
                  name=refusal.name)
@@ -99,11 +100,11 @@ def _too_early(refusal: pace.TooEarly) -> str:
                  name=refusal.name, when=_when(refusal.when))
     return _("This game has no deadlines: this can be done once %(name)s has had the move "
              "for %(days)s days, from %(when)s (UTC).", name=refusal.name,
-             days="%g" % pace.host_wait_days(), when=_when(refusal.when))
+             days="%g" % host_actions.host_wait_days(), when=_when(refusal.when))
 
 
-PACE_ACTIONS = {"extend": (pace.extend, "extended"), "default": (pace.play_default_once, "default"),
-                "handover": (pace.hand_over, "handover"), "undo": (pace.undo_hand_over, "undone")}
+PACE_ACTIONS = {"extend": (host_actions.extend, "extended"), "default": (host_actions.play_default_once, "default"),
+                "handover": (host_actions.hand_over, "handover"), "undo": (host_actions.undo_hand_over, "undone")}
 
 
 @bp.post("/<token>/pace/<what>/<int:seat>")
@@ -115,7 +116,7 @@ def pace_seat(token, what, seat):
     action, done = PACE_ACTIONS[what]
     try:
         action(game.id, seat)
-    except pace.TooEarly as refusal:
+    except host_actions.TooEarly as refusal:
         return _page(token, game, error=_too_early(refusal), status=409)
     except pace.PaceError:
         return _page(token, store.get_game(game.id),
@@ -127,7 +128,7 @@ def pace_seat(token, what, seat):
 def pause(token):
     game = _game(token)
     try:
-        pace.pause(game.id)
+        host_actions.pause(game.id)
     except pace.PaceError:
         return _page(token, game, error=_("The game is over."), status=409)
     return redirect(f"/host/{token}?done=paused", code=303)
@@ -137,7 +138,7 @@ def pause(token):
 def resume(token):
     game = _game(token)
     try:
-        pace.resume(game.id)
+        host_actions.resume(game.id)
     except pace.PaceError:
         return _page(token, game, error=_("The game is over."), status=409)
     return redirect(f"/host/{token}?done=resumed", code=303)

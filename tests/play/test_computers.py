@@ -20,6 +20,7 @@ from pbem.games import RULES
 from pbem.log import chain, store
 from pbem.mail import mailer
 from pbem.play import clock, computers, pace, records
+from pbem.play import vacations
 from pbem.play import moves as playing
 from tests.conftest import LINK, token_of
 from tests.support.games import GAMES
@@ -325,7 +326,7 @@ def test_away_with_bot_hands_the_seats_to_the_computer_for_that_time(app, client
     # after the vacation the computer plays no more
     later = dt.datetime.utcnow() + 4 * DAY
     assert computers.decisions(later) == []
-    assert pace.come_home("ann@example.org") and Vacation.get(Vacation.email == "ann@example.org").used_days == 0
+    assert vacations.come_home("ann@example.org") and Vacation.get(Vacation.email == "ann@example.org").used_days == 0
 
 
 def test_the_computer_never_stands_in_when_nobody_plays_in_person(app, client, smtp):
@@ -345,7 +346,7 @@ def test_the_computer_never_stands_in_when_nobody_plays_in_person(app, client, s
     other = create(app, ANN, BOB, {"computer": 2})
     (decision,) = [d for d in computers.decisions() if d.game_id == other.id]
     assert decision.seat == 0
-    assert pace.come_home("ann@example.org")
+    assert vacations.come_home("ann@example.org")
 
     # dropped after a missed deadline: the computer answers that one decision, then no more
     asked = seat(game, 0).asked_at

@@ -12,6 +12,7 @@ from pbem.db.models import Event, Outbox, Seat
 from pbem.games.base import turn_of
 from pbem.log import store
 from pbem.play import pace
+from pbem.play import hosting
 from pbem.play import moves as playing
 
 MINUTE = dt.timedelta(minutes=1)
@@ -58,7 +59,7 @@ def test_under_wait_one_late_notice_and_the_hosts_default_ends_the_turn(app):
     game, state, [first] = asked(game)
     deadline = seat(game, first).deadline
     pace.run_pass(deadline + MINUTE)
-    pace.play_default_once(game.id, first, now=deadline + 2 * MINUTE)
+    hosting.play_default_once(game.id, first, now=deadline + 2 * MINUTE)
     game, state, waiting = asked(game)
     assert first not in waiting and state["turn"] == 2
     pace.run_pass(deadline + dt.timedelta(days=1))        # the next player is not late yet

@@ -14,6 +14,7 @@ from pbem.db.models import Event, Game, Outbox, Seat
 from pbem.log import store
 from pbem.mail import mailer
 from pbem.play import choices, clock, home, pace
+from pbem.play import hosting, vacations
 from pbem.play import moves as playing
 from tests.conftest import token_of
 
@@ -51,27 +52,27 @@ def test_default_and_hand_over_are_refused_before_the_deadline_and_nothing_is_wr
     game, _ = new_game("wait", days=2)
     asked = seat(game, 0).asked_at
     before = written(game)
-    for action in (pace.play_default_once, pace.hand_over):
-        with pytest.raises(pace.TooEarly) as refused:
+    for action in (hosting.play_default_once, hosting.hand_over):
+        with pytest.raises(hosting.TooEarly) as refused:
             action(game.id, 0, now=asked + DAY)
         assert refused.value.paced and refused.value.when == asked + 2 * DAY
         assert "Ann's deadline has not passed" in str(refused.value)
     assert written(game) == before
-    pace.play_default_once(game.id, 0, now=asked + 2 * DAY + dt.timedelta(seconds=1))
+    hosting.play_default_once(game.id, 0, now=asked + 2 * DAY + dt.timedelta(seconds=1))
     assert len(events(game)) == 1
 
 
 def test_a_paused_clock_refuses_the_host_too(app):
     game, _ = new_game("wait", days=1)
     asked = seat(game, 0).asked_at
-    pace.pause(game.id, now=asked + dt.timedelta(hours=12))
-    with pytest.raises(pace.TooEarly) as refused:
-        pace.hand_over(game.id, 0, now=asked + 3 * DAY)     # the deadline waits while paused
+    hosting.pause(game.id, now=asked + dt.timedelta(hours=12))
+    with pytest.raises(hosting.TooEarly) as refused:
+        hosting.hand_over(game.id, 0, now=asked + 3 * DAY)     # the deadline waits while paused
     assert refused.value.held == "paused"
-    pace.resume(game.id, now=asked + 3 * DAY)
-    with pytest.raises(pace.TooEarly):                      # 12 hours of the day are left
-        pace.hand_over(game.id, 0, now=asked + 3 * DAY + dt.timedelta(hours=11))
-    pace.hand_over(game.id, 0, now=asked + 3 * DAY + dt.timedelta(hours=13))
+    hosting.resume(game.id, now=asked + 3 * DAY)
+    with pytest.raises(hosting.TooEarly):                      # 12 hours of the day are left
+        hosting.hand_over(game.id, 0, now=asked + 3 * DAY + dt.timedelta(hours=11))
+    hosting.hand_over(game.id, 0, now=asked + 3 * DAY + dt.timedelta(hours=13))
     assert seat(game, 0).handed_over
 
 
@@ -80,15 +81,15 @@ def test_without_a_pace_the_host_waits_host_wait_days(app):
     game, _ = new_game(days=None)
     asked = seat(game, 0).asked_at
     before = written(game)
-    with pytest.raises(pace.TooEarly) as refused:
-        pace.play_default_once(game.id, 0, now=asked + 2 * DAY)
+    with pytest.raises(hosting.TooEarly) as refused:
+        hosting.play_default_once(game.id, 0, now=asked + 2 * DAY)
     assert not refused.value.paced and refused.value.when == asked + 3 * DAY
-    with pytest.raises(pace.TooEarly):
-        pace.hand_over(game.id, 0, now=asked + 2 * DAY)
+    with pytest.raises(hosting.TooEarly):
+        hosting.hand_over(game.id, 0, now=asked + 2 * DAY)
     assert written(game) == before
     with pytest.raises(pace.PaceError):
-        pace.extend(game.id, 0, now=asked + 4 * DAY)       # no deadline to move
-    pace.play_default_once(game.id, 0, now=asked + 3 * DAY)
+        hosting.extend(game.id, 0, now=asked + 4 * DAY)       # no deadline to move
+    hosting.play_default_once(game.id, 0, now=asked + 3 * DAY)
     assert len(events(game)) == 1 and store.verify(store.get_game(game.id)) == []
 
 
@@ -105,7 +106,7 @@ def test_each_host_move_is_its_own_log_line(app, client, smtp):
     asked = seat(game, 0).asked_at
     late = asked + DAY + dt.timedelta(minutes=1)
     pace.run_pass(late)
-    pace.play_default_once(game.id, 0, now=late)
+    hosting.play_default_once(game.id, 0, now=late)
     first = events(game)[0]
     assert first.seat == 0 and first.timeout
     assert first.summary.endswith("(played by the host for {p0})"), first.summary
@@ -116,7 +117,7 @@ def test_each_host_move_is_its_own_log_line(app, client, smtp):
 
     bob = seat(game, 1)                     # Bob, now asked, misses his deadline: handed over
     pace.run_pass(bob.deadline + dt.timedelta(minutes=1))
-    pace.hand_over(game.id, 1, now=bob.deadline + dt.timedelta(minutes=1))
+    hosting.hand_over(game.id, 1, now=bob.deadline + dt.timedelta(minutes=1))
     lines = [e.summary for e in events(game) if e.seat == 1 and e.timeout]
     assert lines and all(line.endswith("(played by default: the host handed {p1}'s moves "
                                        "over)") for line in lines), lines
@@ -139,7 +140,7 @@ def test_the_markers_survive_export_and_import(app):
     from pbem.play import records
     game, _ = new_game("wait", days=1)
     late = seat(game, 0).asked_at + DAY + dt.timedelta(minutes=1)
-    pace.play_default_once(game.id, 0, now=late)
+    hosting.play_default_once(game.id, 0, now=late)
     game = store.get_game(game.id)
     copy = records.import_game(records.export_game(game))
     assert [e.summaries for e in events(copy)] == [e.summaries for e in events(game)]
@@ -298,8 +299,8 @@ def test_hand_over_shows_on_the_page_and_can_be_undone(app, client, smtp):
 def test_undo_while_the_seat_is_asked_starts_its_clock_and_mails_its_turn(app, smtp):
     game, _ = new_game("wait", days=1)
     late = seat(game, 0).deadline + dt.timedelta(seconds=1)
-    pace.hand_over(game.id, 0, now=late)            # Ann's default is played: Bob is asked
-    pace.pause(game.id, now=late)                   # no default moves while paused
+    hosting.hand_over(game.id, 0, now=late)            # Ann's default is played: Bob is asked
+    hosting.pause(game.id, now=late)                   # no default moves while paused
     game = store.get_game(game.id)
     rules = store.rules_of(game)
     while 0 not in rules.to_act(store.state_of(game)):      # Bob blocks, then attacks Ann
@@ -309,7 +310,7 @@ def test_undo_while_the_seat_is_asked_starts_its_clock_and_mails_its_turn(app, s
     assert 0 in rules.to_act(store.state_of(game)) and seat(game, 0).handed_over
     mailer.send_due()
     count = len(smtp.inbox.to("ann@example.org"))
-    pace.undo_hand_over(game.id, 0, now=late + DAY)
+    hosting.undo_hand_over(game.id, 0, now=late + DAY)
     assert seat(game, 0).asked_at == late + DAY and not seat(game, 0).dropped
     mailer.send_due()
     ann = smtp.inbox.to("ann@example.org")
@@ -320,7 +321,7 @@ def test_the_host_page_marks_dropped_away_and_opted_out_seats(app, client, smtp)
     game, _ = new_game("auto", days=1, drop_after=1)
     token = host_token_of(smtp)
     make_late(game, 0)
-    pace.go_away("bob@example.org", 5)
+    vacations.go_away("bob@example.org", 5)
     choices.opt_out("bob@example.org")
     page = client.get(f"/host/{token}?lang=en").get_data(as_text=True)
     assert "dropped after 1 missed deadline: default moves are played for them" in page
@@ -331,7 +332,7 @@ def test_the_hosts_home_says_what_needs_them_in_both_languages(app, client, smtp
     game, _ = new_game("auto", days=1, drop_after=1)
     quiet, _ = new_game("wait", days=3)
     pace.run_pass(seat(game, 0).deadline + dt.timedelta(seconds=1))     # Ann dropped
-    pace.pause(game.id)
+    hosting.pause(game.id)
     mailer.send_due()
     me = home_token(smtp, HOST)
     page = client.get(f"/me/{me}?lang=en").get_data(as_text=True)

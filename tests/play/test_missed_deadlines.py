@@ -9,6 +9,7 @@ import datetime as dt
 from pbem.db.models import Event, Outbox, Seat, utcnow
 from pbem.log import store
 from pbem.play import clock, fresh, pace
+from pbem.play import hosting, vacations
 from pbem.play import moves as playing
 from pbem.present import seat as seat_view
 
@@ -77,16 +78,16 @@ def test_a_silent_seat_hears_what_was_played_for_it_is_warned_and_told_of_the_dr
 
 def test_a_mail_during_a_vacation_or_a_pause_says_the_clock_stands_still(app, client):
     game = bob_plays(new_game("wait"))
-    pace.go_away("ann@example.org", 3)
+    vacations.go_away("ann@example.org", 3)
     fresh.revoke(game, 0)                   # the revoke mails a fresh link itself
     mail = mails_to("ann@example.org", "link")[-1].body_text
     in_force = clock.clock_of(game, seat(game, 0))
     assert in_force.held == "away"
     assert "You are away until" in mail and "your clock stands still" in mail
     assert "Please move by" not in mail
-    pace.come_home("ann@example.org")
+    vacations.come_home("ann@example.org")
 
-    pace.pause(game.id)
+    hosting.pause(game.id)
     game = store.get_game(game.id)
     for row in Outbox.select().where(Outbox.kind == "link"):        # past the renew interval
         Outbox.update(created_at=row.created_at - dt.timedelta(hours=1)).where(

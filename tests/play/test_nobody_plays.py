@@ -12,7 +12,7 @@ import pytest
 from pbem.db.models import Event, Game, Outbox, Seat
 from pbem.log import store
 from pbem.play import moves as playing
-from pbem.play import pace
+from pbem.play import hosting
 from tests.conftest import token_of
 
 MINUTE = dt.timedelta(minutes=1)
@@ -81,7 +81,7 @@ def ann_misses(app, game) -> str:
 
 def host_hands_bob_over(app, game) -> str:
     late = seat(game, 1).deadline + MINUTE
-    pace.hand_over(game.id, 1, now=late)
+    hosting.hand_over(game.id, 1, now=late)
     return send_mail(app, late)
 
 

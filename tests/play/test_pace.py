@@ -10,6 +10,7 @@ import pytest
 
 from pbem.play import moves as playing, records
 from pbem.play import clock, pace
+from pbem.play import hosting, vacations
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event, Game, Outbox, Seat, Vacation
@@ -144,15 +145,15 @@ def test_wait_tells_the_host_once_per_late_decision_and_the_host_chooses(app):
     assert len(late) == 1 and "Ann" in late[0].subject
     assert timeouts(game) == []                 # wait: nothing is played by itself
 
-    pace.extend(game.id, 0, now=asked + dt.timedelta(hours=30))
+    hosting.extend(game.id, 0, now=asked + dt.timedelta(hours=30))
     assert seat(game, 0).deadline == asked + dt.timedelta(hours=54)
     pace.run_pass(asked + dt.timedelta(hours=55))
     assert len(mails("host-late")) == 2         # the extended deadline was missed too
-    pace.play_default_once(game.id, 0, now=asked + dt.timedelta(hours=56))
+    hosting.play_default_once(game.id, 0, now=asked + dt.timedelta(hours=56))
     assert len(timeouts(game)) == 1
-    with pytest.raises(pace.TooEarly):          # Bob, now asked: his deadline is to come
-        pace.hand_over(game.id, 1, now=asked + dt.timedelta(hours=56))
-    pace.hand_over(game.id, 1, now=asked + dt.timedelta(hours=81))
+    with pytest.raises(hosting.TooEarly):          # Bob, now asked: his deadline is to come
+        hosting.hand_over(game.id, 1, now=asked + dt.timedelta(hours=56))
+    hosting.hand_over(game.id, 1, now=asked + dt.timedelta(hours=81))
     game = store.get_game(game.id)
     assert seat(game, 1).dropped and len(timeouts(game)) >= 2
     assert store.verify(game) == []
@@ -161,12 +162,12 @@ def test_wait_tells_the_host_once_per_late_decision_and_the_host_chooses(app):
 def test_a_paused_game_stops_every_clock_and_resume_moves_the_deadline(app):
     game = new_game("auto")
     asked = seat(game, 0).asked_at
-    assert pace.pause(game.id, now=asked + 0.5 * DAY)
+    assert hosting.pause(game.id, now=asked + 0.5 * DAY)
     pace.run_pass(asked + 5 * DAY)
     assert timeouts(game) == [] and mails("reminder") == []
     assert clock.deadlines(store.get_game(game.id), [0], asked + 5 * DAY) == {
         "0": clock.iso(asked + 5.5 * DAY)}
-    assert pace.resume(game.id, now=asked + 3 * DAY)
+    assert hosting.resume(game.id, now=asked + 3 * DAY)
     assert seat(game, 0).deadline == asked + 3.5 * DAY
     pace.run_pass(asked + 3.4 * DAY)
     assert timeouts(game) == [] and len(mails("reminder")) == 1
@@ -178,17 +179,17 @@ def test_vacation_pauses_the_clock_and_the_bank_runs_down(app):
     game = new_game("auto")
     asked = seat(game, 0).asked_at
     start = asked + 0.25 * DAY
-    pace.go_away("ANN@example.org ", 3, now=start)
-    assert pace.vacation("ann@example.org", now=start)["left"] == 27
+    vacations.go_away("ANN@example.org ", 3, now=start)
+    assert vacations.vacation("ann@example.org", now=start)["left"] == 27
     assert seat(game, 0).held_at == start
     held = clock.clocks(store.get_game(game.id), [0], start + DAY)
     assert held[0].held == "away" and held[0].away_until == start + 3 * DAY
     pace.run_pass(start + 2 * DAY)
     assert timeouts(game) == [] and mails("reminder") == []
     with pytest.raises(pace.PaceError, match="left"):
-        pace.go_away("bob@example.org", 31, now=start)
+        vacations.go_away("bob@example.org", 31, now=start)
     with pytest.raises(pace.PaceError, match="away already"):
-        pace.go_away("ann@example.org", 1, now=start + DAY)
+        vacations.go_away("ann@example.org", 1, now=start + DAY)
     # the vacation runs out by itself; pages and the pass move the deadline by the days away
     shown = clock.deadlines(store.get_game(game.id), [0], start + 3.5 * DAY)
     assert shown == {"0": clock.iso(asked + 4 * DAY)}
@@ -199,9 +200,9 @@ def test_vacation_pauses_the_clock_and_the_bank_runs_down(app):
     assert len(timeouts(game)) == 1
     # a second, shorter vacation ended early gives the unused days back
     later = asked + 10 * DAY
-    pace.go_away("ann@example.org", 5, now=later)
-    assert pace.come_home("ann@example.org", now=later + 2 * DAY)
-    assert pace.vacation("ann@example.org", now=later + 2 * DAY)["left"] == pytest.approx(25)
+    vacations.go_away("ann@example.org", 5, now=later)
+    assert vacations.come_home("ann@example.org", now=later + 2 * DAY)
+    assert vacations.vacation("ann@example.org", now=later + 2 * DAY)["left"] == pytest.approx(25)
     assert Vacation.select().count() == 1
 
 
@@ -415,9 +416,9 @@ def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout
         else:
             assert counts["late"] == 1 and counts["timeouts"] == 0, (counts, host_moves, vars(silent)["__data__"], now)
             if host_moves < 2:
-                pace.play_default_once(game.id, 0, now=now)
+                hosting.play_default_once(game.id, 0, now=now)
             else:
-                pace.hand_over(game.id, 0, now=now)
+                hosting.hand_over(game.id, 0, now=now)
             host_moves += 1
     game = store.get_game(game.id)
     assert rules.result(store.state_of(game)) is not None

@@ -13,6 +13,7 @@ import pytest
 from pbem.db.models import Event, Link
 from pbem.log import chain, store
 from pbem.play import computers, links, pace, records
+from pbem.play import hosting
 from pbem.play import moves as playing
 from tests.conftest import token_of
 from tests.web.test_link_pages import ANN, DAY, PLAYERS, asked_at, new_game, page
@@ -52,12 +53,12 @@ def test_defaults_say_why_they_were_played_as_their_lines_do(app):
     game, _ = new_game(on_timeout="wait")
     late = asked_at(game) + 1.5 * DAY
     pace.run_pass(late)
-    pace.play_default_once(game.id, 0, now=late)            # the host: Ann's default, once
+    hosting.play_default_once(game.id, 0, now=late)            # the host: Ann's default, once
     [host] = [e for e in seat_events(game, 0) if e.timeout]
     assert host.played_by == "host" and host.summary.endswith("(played by the host for {p0})")
     bob = [s for s in store.seats_of(store.get_game(game.id)) if s.index == 1][0]
     pace.run_pass(bob.deadline + MINUTE)
-    pace.hand_over(game.id, 1, now=bob.deadline + MINUTE)  # Bob's moves handed over
+    hosting.hand_over(game.id, 1, now=bob.deadline + MINUTE)  # Bob's moves handed over
     handed = [e for e in seat_events(game, 1) if e.timeout]
     assert handed and {e.played_by for e in handed} == {"handover"}
 
@@ -95,9 +96,9 @@ def test_an_event_from_before_the_field_ends_its_link_as_it_did(app, on_timeout,
     else:
         pace.run_pass(late)
     if steps == "host":
-        pace.play_default_once(game.id, 0, now=late)
+        hosting.play_default_once(game.id, 0, now=late)
     if steps == "handover":
-        pace.hand_over(game.id, 0, now=late)
+        hosting.hand_over(game.id, 0, now=late)
     link = Link.select().where(Link.game == game.id, Link.seat == 0).order_by(Link.id).first()
     told = links.how_ended(game, 0, link.turn_seq)
     assert told == link.spent_by and told == {"player": "you", "deadline": "default"}.get(
@@ -109,7 +110,7 @@ def test_an_event_from_before_the_field_ends_its_link_as_it_did(app, on_timeout,
 def test_a_defaults_why_is_in_the_hash_export_and_import_and_checks(app, tmp_path):
     game, _ = new_game(on_timeout="wait")
     late = asked_at(game) + 1.5 * DAY
-    pace.play_default_once(game.id, 0, now=late)
+    hosting.play_default_once(game.id, 0, now=late)
     play_first(game, to_act(game)[0])
     game = store.get_game(game.id)
     [host] = [e for e in seat_events(game) if e.timeout]

@@ -14,7 +14,8 @@ from flask_babel import force_locale
 from pbem.db.models import Seat
 from pbem.log import store
 from pbem.mail import context, mailer
-from pbem.play import clock, links, pace, talk
+from pbem.play import clock, links, talk
+from pbem.play import vacations
 from pbem.play import home as home_link
 from pbem.play import moves as playing
 from pbem.present import presenter_for
@@ -32,7 +33,7 @@ def test_players_back_prints_a_rounded_number_of_days(app):
     assert out.exit_code == 0, out.output
     assert "vacation ended; 30 vacation days left" in out.output, out.output
     assert not re.search(r"\d\.\d{2,}", out.output)
-    assert pace.days_text(26.9987) == "27" and pace.days_text(2.54) == "2.5"
+    assert vacations.days_text(26.9987) == "27" and vacations.days_text(2.54) == "2.5"
 
 
 def test_mail_send_counts_the_seats_dropped(app, smtp):

@@ -8,7 +8,8 @@ import icalendar
 
 from pbem.db.models import Seat, utcnow
 from pbem.log import store
-from pbem.play import choices, clock, home, pace
+from pbem.play import choices, clock, home
+from pbem.play import hosting, vacations
 from pbem.play import moves as playing
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -101,13 +102,13 @@ def test_a_vacation_moves_the_deadline_and_a_pause_marks_it_tentative(app, clien
     first = to_act(game)[0]
     address = PLAYERS[first]["email"]
     [running] = events(feed(app, client, address)[2])
-    pace.go_away(address, 2)
+    vacations.go_away(address, 2)
     [away] = events(feed(app, client, address)[2])
     shift = away.decoded("dtstart") - running.decoded("dtstart")
     assert dt.timedelta(days=2) - dt.timedelta(minutes=1) <= shift <= dt.timedelta(days=2,
                                                                                   minutes=1)
-    pace.come_home(address)
-    pace.pause(game.id)
+    vacations.come_home(address)
+    hosting.pause(game.id)
     [paused] = events(feed(app, client, address)[2])
     assert str(paused["status"]) == "TENTATIVE" and "paused" in str(paused["summary"])
 

@@ -10,7 +10,8 @@ import pytest
 
 from pbem.db.models import Event, Seat
 from pbem.log import store
-from pbem.play import computers, pace
+from pbem.play import computers
+from pbem.play import hosting
 from pbem.play import moves as playing
 from tests.conftest import LINK, token_of
 
@@ -52,10 +53,10 @@ def bob_plays_until_ann_is_asked(game) -> None:
 def asked_again_under_a_pause(app, game) -> None:
     """While the host pauses the game Ann is asked (and mailed a newer link); when it
     resumes, her default is played at once."""
-    pace.pause(game.id)
+    hosting.pause(game.id)
     bob_plays_until_ann_is_asked(game)
     send_mail(app)
-    pace.resume(game.id)
+    hosting.resume(game.id)
     assert asked(game) == [1]
 
 

@@ -7,6 +7,7 @@ import re
 
 from pbem.play import moves as playing
 from pbem.play import home, pace
+from pbem.play import vacations
 from pbem.mail import mailer
 from pbem.play import announce
 from pbem.log import store
@@ -157,11 +158,11 @@ def test_vacation_from_the_home_page(client, smtp):
     token = home_token(smtp)
     for bad in ("", "0", "-1", "1.5", "x", "٣", "400", "31"):
         assert client.post(f"/me/{token}/away", data={"days": bad}).status_code == 400, bad
-    assert pace.vacation(ANN)["away_until"] is None
+    assert vacations.vacation(ANN)["away_until"] is None
     assert client.post(f"/me/{token}/away", data={"days": "5"}).status_code == 303
-    assert pace.vacation(ANN)["away_until"] is not None and pace.vacation(ANN)["left"] == 25
+    assert vacations.vacation(ANN)["away_until"] is not None and vacations.vacation(ANN)["left"] == 25
     page = client.get(f"/me/{token}").get_data(as_text=True)
     assert "You are away until" in page
     assert client.post(f"/me/{token}/back").status_code == 303
-    assert pace.vacation(ANN)["away_until"] is None and pace.vacation(ANN)["left"] > 29
+    assert vacations.vacation(ANN)["away_until"] is None and vacations.vacation(ANN)["left"] > 29
     assert "Stop all mail to this address" in client.get(f"/me/{token}").get_data(as_text=True)

@@ -15,6 +15,7 @@ from pbem.db.models import Link, Outbox, Seat, utcnow
 from pbem.log import store
 from pbem.mail import mailer
 from pbem.play import choices, fresh, home, optout, pace
+from pbem.play import hosting
 from pbem.play import moves as playing
 from pbem.present import action_key
 from tests.conftest import token_of
@@ -83,7 +84,7 @@ def test_a_default_the_host_chose(app, client, smtp):
     token = ann_link(smtp)
     late = asked_at(game) + 1.5 * DAY
     pace.run_pass(late)
-    pace.play_default_once(game.id, 0, now=late)
+    hosting.play_default_once(game.id, 0, now=late)
     status, text = page(client, token)
     assert status == 410 and "The host had your default move played for you on" in text
     assert "Your deadline passed" not in text
@@ -110,7 +111,7 @@ def test_a_handed_over_seat_is_told_the_host_did_it(app, client, smtp):
     token = ann_link(smtp)
     late = asked_at(game) + 1.5 * DAY
     pace.run_pass(late)
-    pace.hand_over(game.id, 0, now=late)
+    hosting.hand_over(game.id, 0, now=late)
     status, text = page(client, token)
     assert status == 410
     assert "Your moves are played for you by default now: the host handed your seat over." in text

@@ -121,7 +121,7 @@ def games_pause(game_id):
     """Stop every deadline of a game until it is resumed."""
     game_or_fail(game_id)
     try:
-        changed = pace.pause(game_id)
+        changed = hosting.pause(game_id)
     except pace.PaceError as exc:
         raise click.ClickException(str(exc))
     click.echo(f"game {game_id} paused" if changed else f"game {game_id} was paused already")
@@ -134,7 +134,7 @@ def games_resume(game_id):
     """Let a paused game's deadlines run again (later by the time it stood still)."""
     game_or_fail(game_id)
     try:
-        changed = pace.resume(game_id)
+        changed = hosting.resume(game_id)
     except pace.PaceError as exc:
         raise click.ClickException(str(exc))
     click.echo(f"game {game_id} resumed" if changed else f"game {game_id} was not paused")

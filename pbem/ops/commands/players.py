@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ...play import pace
+from ...play import pace, vacations
 
 from .common import connected
 
@@ -24,13 +24,13 @@ def players_away(email, days, bot):
     """Start a vacation of DAYS for EMAIL: their deadlines stand still meanwhile (or, with
     --bot, the computer plays their moves)."""
     try:
-        row = pace.go_away(email, days, bot=bot)
+        row = vacations.go_away(email, days, bot=bot)
     except pace.PaceError as exc:
         raise click.ClickException(str(exc))
-    left = pace.vacation(email)["left"]
+    left = vacations.vacation(email)["left"]
     stands_in = "; the computer plays their seats" if bot else ""
     click.echo(f"{row.email} is away until {row.away_until:%Y-%m-%d %H:%M} UTC{stands_in}; "
-               f"{pace.days_text(left)} vacation days left this year")
+               f"{vacations.days_text(left)} vacation days left this year")
 
 
 @players_group.command("back")
@@ -38,7 +38,7 @@ def players_away(email, days, bot):
 @connected
 def players_back(email):
     """End EMAIL's vacation now; the unused days go back to the bank."""
-    ended = pace.come_home(email)
-    left = pace.vacation(email)["left"]
+    ended = vacations.come_home(email)
+    left = vacations.vacation(email)["left"]
     click.echo(("vacation ended" if ended else "not away")
-               + f"; {pace.days_text(left)} vacation days left")
+               + f"; {vacations.days_text(left)} vacation days left")
