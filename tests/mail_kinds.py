@@ -20,6 +20,7 @@ from pbem.log import store
 from pbem.mail import kinds, mailer
 from pbem.play import announce, fresh, pace, talk
 from pbem.play import moves as playing
+from pbem.play import creation
 
 KINDS = {"confirm", "host", "invite", "turn", "link", "reminder", "host-dropped", "dropped",
          "over", "home", "digest"}
@@ -61,12 +62,12 @@ def every_kind(client, smtp) -> list[EmailMessage]:
     tigris = store.get_game(max(s.game_id for s in Seat.select()))
     _play(tigris, 12, random.Random(1), say="Szia! Jó játékot – good luck.")
     for rules_name, moves in (("tigris_cards", 8), ("assyria", 12)):
-        game, _ = playing.create_game(rules_name, people(rules_name, 3 if rules_name == "assyria"
+        game, _ = creation.create_game(rules_name, people(rules_name, 3 if rules_name == "assyria"
                                                          else 2), seed=4)
         _play(game, moves, random.Random(rules_name))
-    over, _ = playing.create_game("duel", people("over"), seed=3, host_email="host@example.org")
+    over, _ = creation.create_game("duel", people("over"), seed=3, host_email="host@example.org")
     _play(over, 60, random.Random(3), say="gg")
-    paced, _ = playing.create_game("duel", people("paced"), {"rounds": 3}, seed=3,
+    paced, _ = creation.create_game("duel", people("paced"), {"rounds": 3}, seed=3,
                                    host_email="host@example.org",
                                    pace={"days": 1.0, "on_timeout": "auto", "drop_after": 1})
     waiting = Seat.select().where(Seat.game == paced.id, Seat.deadline.is_null(False)).get()

@@ -7,7 +7,7 @@ import pytest
 
 from pbem.db import database
 from pbem.db.models import Game
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests import conftest
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
@@ -17,7 +17,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 def test_every_test_starts_migrated_and_empty_with_ids_from_one(app, round):
     assert database.applied()[-1] == sorted(database.applied())[-1]
     assert database.applied() and not Game.select().exists()
-    game, _ = playing.create_game("duel", PLAYERS, seed=round)
+    game, _ = creation.create_game("duel", PLAYERS, seed=round)
     assert game.id == 1
 
 

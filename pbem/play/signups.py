@@ -11,7 +11,8 @@ from flask import current_app
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from . import announce, moves, outbox, webhooks
+from . import announce, outbox, webhooks
+from . import creation
 from ..db.database import is_sqlite
 from ..errors import Refusal
 from ..db.models import Signup, db, utcnow
@@ -118,7 +119,7 @@ def confirm(signup: Signup):
     if signup.expires_at <= utcnow():
         raise SignupError(410, _("This confirmation link has expired: fill in the form again."))
     asked = signup.request
-    game, host_token = moves.create_game(asked["rules"], asked["players"], asked["options"],
+    game, host_token = creation.create_game(asked["rules"], asked["players"], asked["options"],
                                          title=asked["title"], host_email=asked["host_email"],
                                          pace=asked.get("pace"))
     webhooks.attach(game, asked.get("webhook"))
@@ -137,7 +138,7 @@ def sign_up(asked: dict, client: str, language: str, confirm: bool, confirm_url)
             signup, token = record(asked, asked["host_email"], client, language)
             announce.signup_confirmation(signup, confirm_url(token))
             return None
-        game, host_token = moves.create_game(
+        game, host_token = creation.create_game(
             asked["rules"], asked["players"], asked["options"], title=asked["title"],
             host_email=asked["host_email"], pace=asked["pace"])
         webhooks.attach(game, asked.get("webhook"))

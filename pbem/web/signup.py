@@ -7,7 +7,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, moves, signups, webhooks
+from ..play import clock, signups, webhooks
+from ..play import creation
 from ..mail import urls
 from ..log import chain
 from .. import validate
@@ -20,7 +21,7 @@ bp = Blueprint("signup", __name__)
 
 LANGUAGES = {"en": "English", "hu": "Magyar"}
 MAX_PLAYERS = 8
-COMPUTERS = {f"bot{level}": level for level in moves.COMPUTER_LEVELS}  # a seat's choice on /new
+COMPUTERS = {f"bot{level}": level for level in creation.COMPUTER_LEVELS}  # a seat's choice on /new
 
 
 def confirming() -> bool:
@@ -74,10 +75,10 @@ def solo():
     email = form.get("email", "").strip()
     solo_form = {"rules": form.get("rules", ""), "name0": email.partition("@")[0][:100] or "?",
                  "email0": email, "language0": current_language(), "host_email": email,
-                 "seat1": f"bot{moves.DEFAULT_LEVEL}"}
+                 "seat1": f"bot{creation.DEFAULT_LEVEL}"}
     if rules is not None:                       # the fewest players the game takes
         for i in range(2, rules.min_players):
-            solo_form[f"seat{i}"] = f"bot{moves.DEFAULT_LEVEL}"
+            solo_form[f"seat{i}"] = f"bot{creation.DEFAULT_LEVEL}"
     return create_from(solo_form)
 
 
@@ -138,7 +139,7 @@ def read_form(form) -> dict:
         if not name and not email:
             continue
         players.append({"name": name, "email": email, "language": language})
-    players = moves.seated(players, email_required=True)
+    players = creation.seated(players, email_required=True)
     options = {key: _option(form, key, default)
                for key, default in RULES[rules_name].options.items()}
     _rules, options = chain.validate_new_game(rules_name, len(players), options)

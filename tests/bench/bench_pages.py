@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.db import database
 from pbem.log import store
 from pbem.app import create_app
@@ -68,7 +69,7 @@ def play(game, moves: int, rng: random.Random):
 def make_pages(rules_name: str, moves: int, seed: int = 1) -> str:
     """A new game played `moves` random moves on; the turn path of a seat that is to act."""
     rng = random.Random(f"{rules_name}-{moves}-{seed}")
-    game, _ = playing.create_game(rules_name, players(PLAYERS), seed=rng.randrange(10**9))
+    game, _ = creation.create_game(rules_name, players(PLAYERS), seed=rng.randrange(10**9))
     game = play(game, moves, rng)
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
     return f"/turn/{token_for(game, seat)}"

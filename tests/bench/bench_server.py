@@ -16,6 +16,7 @@ from pathlib import Path
 import requests
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.db import database
 from pbem.log import store
 from pbem.app import create_app
@@ -87,7 +88,7 @@ def throughput(url: str) -> None:
         database.upgrade()
         tokens = []
         for i in range(GAMES):
-            game, _ = playing.create_game("duel", players(), seed=i)
+            game, _ = creation.create_game("duel", players(), seed=i)
             tokens.append(last_token(game, 0))
         token0 = tokens[0]
         db.close()
@@ -122,7 +123,7 @@ def page_times(url: str) -> None:
     with app.app_context():
         db.connect(reuse_if_open=True)
         database.upgrade()
-        game, _ = playing.create_game("duel", players(), seed=1, options={"rounds": 600})
+        game, _ = creation.create_game("duel", players(), seed=1, options={"rounds": 600})
         rules = RULES["duel"]
         figures = {}
         for target in MOVES:

@@ -21,6 +21,7 @@ from pbem.db import database
 from pbem.db.models import Game, Outbox, Seat, db
 from pbem.log import store
 from pbem.play import moves
+from pbem.play import creation
 from tests.bench import sized
 from tests.conftest import free_port
 
@@ -34,7 +35,7 @@ SECRET = "bench-secret-Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE"
 
 def play_to_the_end(rng: random.Random) -> int:
     players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]
-    game, _ = moves.create_game(RULES, players, seed=rng.randrange(10**6),
+    game, _ = creation.create_game(RULES, players, seed=rng.randrange(10**6),
                                 host_email="host@example.org")
     rules = store.rules_of(game)
     while True:
@@ -84,7 +85,7 @@ def play_long(moves_: int, every: int, sizes_now=None) -> list[tuple[int, int]]:
     """A 2-player card game of `moves_` passes through moves.act; (moves, game-table bytes)
     every `every` moves (PostgreSQL: `sizes_now`, postgresql_sizes)."""
     players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]
-    game, _ = moves.create_game("tigris_cards", players, seed=7, host_email="host@example.org")
+    game, _ = creation.create_game("tigris_cards", players, seed=7, host_email="host@example.org")
     rules, sizes = store.rules_of(game), []
     for n in range(1, moves_ + 1):
         game = store.get_game(game.id)

@@ -19,7 +19,7 @@ from pbem.db import database
 from pbem.db.models import Outbox, db
 from pbem.log import store
 from pbem.mail import compose
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import outbox
 from tests.bench import sized
 from tests.bench.bench_pages import play, players, settings
@@ -76,7 +76,7 @@ def main() -> None:
         db.connect(reuse_if_open=True)
         database.upgrade()
         for sample in range(SAMPLES):
-            game, _ = playing.create_game("tigris", players(PLAYERS), seed=rng.randrange(10**9))
+            game, _ = creation.create_game("tigris", players(PLAYERS), seed=rng.randrange(10**9))
             game = play(game, MOVES_BEFORE, rng)
             game = store.get_game(game.id)
             rules, state = store.rules_of(game), store.state_of(game)

@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from pbem.db.models import Game
 from pbem.log import store
-from pbem.play import moves as playing
+from pbem.play import creation
 
 TURN = re.compile(r"http://127\.0\.0\.1:\d+/turn/[A-Za-z0-9_.\-]+")
 HOST = re.compile(r"http://127\.0\.0\.1:\d+/host/[A-Za-z0-9_.\-]+")
@@ -54,7 +54,7 @@ def players(prefix, languages=("en", "hu")):
 def open_turn(live, smtp, phone, rules_name, seed=4, languages=("en", "hu")):
     """A new two-player game, and the turn page of the seat to act, from its email."""
     who = players(rules_name, languages)
-    game, _ = playing.create_game(rules_name, who, seed=seed,
+    game, _ = creation.create_game(rules_name, who, seed=seed,
                                 host_email=f"{rules_name}-host@example.org")
     live.deliver()
     seat = store.rules_of(game).to_act(store.state_of(game))[0]

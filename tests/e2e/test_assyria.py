@@ -9,6 +9,7 @@ import pytest
 from flask import render_template
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.games.assyria import rules
 from pbem.games.base import speaking
 from pbem.present import choices as make_choices, presenter_for
@@ -172,7 +173,7 @@ def test_first_turn_played_by_tapping_from_the_emails(live, smtp, phone):
     from pbem.log import store
     from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
-    game, _ = playing.create_game("assyria", PLAYERS, seed=11)
+    game, _ = creation.create_game("assyria", PLAYERS, seed=11)
     played, fed, shots = [], 0, 0
     feeder = None                       # the first player of the new turn order
     while True:

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from tests.conftest import play_at_random
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
@@ -103,7 +104,7 @@ def in_viewport(page, name: str) -> None:
 # -- Tigris ------------------------------------------------------------------------------------
 
 def test_tigris_squares_are_enlarged_to_tap_and_the_confirm_bar_keeps_them_in_view(live, smtp, phone):
-    game, _ = playing.create_game("tigris", PLAYERS[:2], seed=2)
+    game, _ = creation.create_game("tigris", PLAYERS[:2], seed=2)
     live.deliver()
     phone.goto(latest_link(smtp, "ann@example.org"))
     screenshot(phone, "reach-tigris-1-turn")
@@ -144,7 +145,7 @@ def test_tigris_squares_are_enlarged_to_tap_and_the_confirm_bar_keeps_them_in_vi
 
 
 def test_tigris_a_tap_on_the_whole_board_enlarges_it_first(live, smtp, phone):
-    playing.create_game("tigris", PLAYERS[:2], seed=2)
+    creation.create_game("tigris", PLAYERS[:2], seed=2)
     live.deliver()
     phone.goto(latest_link(smtp, "ann@example.org"))
     tap(phone, "leader:king")
@@ -164,7 +165,7 @@ def test_tigris_a_tap_on_the_whole_board_enlarges_it_first(live, smtp, phone):
 
 
 def test_tigris_targets_later_in_a_game(live, smtp, phone):
-    game, _ = playing.create_game("tigris", PLAYERS[:3], seed=5)
+    game, _ = creation.create_game("tigris", PLAYERS[:3], seed=5)
     game = play_at_random(game, 40, random.Random(5))
     live.deliver()
     state = store.state_of(store.get_game(game.id))
@@ -177,7 +178,7 @@ def test_tigris_targets_later_in_a_game(live, smtp, phone):
 # -- the card game -----------------------------------------------------------------------------
 
 def test_card_game_cards_are_big_enough_and_hand_and_column_fit_one_screen(live, smtp, phone):
-    game, _ = playing.create_game("tigris_cards", PLAYERS[:2], seed=4)   # seed 4: Ann begins
+    game, _ = creation.create_game("tigris_cards", PLAYERS[:2], seed=4)   # seed 4: Ann begins
     assert store.state_of(game)["active"] == 0
     live.deliver()
     phone.goto(latest_link(smtp, "ann@example.org"))
@@ -265,7 +266,7 @@ def test_assyria_every_decision_has_big_enough_targets(live, smtp, phone, player
     place tapped is on screen above the confirm bar."""
     from pbem.present import presenter_for
     presenter = presenter_for("assyria")
-    game, _ = playing.create_game("assyria", PLAYERS[:players], seed=11)
+    game, _ = creation.create_game("assyria", PLAYERS[:players], seed=11)
     rng = random.Random(players)
     rules = store.rules_of(game)
     arrival, small = {}, {}
@@ -344,7 +345,7 @@ def show_mail(page, html: str, name: str) -> None:
 
 
 def test_tigris_last_moves_of_the_others_are_ringed(live, smtp, phone):
-    game, _ = playing.create_game("tigris", PLAYERS[:2], seed=2)
+    game, _ = creation.create_game("tigris", PLAYERS[:2], seed=2)
     play(game, 0, {"type": "place_tile", "colour": "red", "at": [5, 7]})
     play(game, 0, {"type": "place_leader", "leader": "king", "at": [6, 7]})
     live.deliver()
@@ -378,7 +379,7 @@ def test_tigris_last_moves_of_the_others_are_ringed(live, smtp, phone):
 
 
 def test_card_game_last_moves_of_the_others_are_ringed(live, smtp, phone):
-    game, _ = playing.create_game("tigris_cards", PLAYERS[:2], seed=4)   # seed 4: Ann begins
+    game, _ = creation.create_game("tigris_cards", PLAYERS[:2], seed=4)   # seed 4: Ann begins
     rules = store.rules_of(game)
     state = store.state_of(game)
     card = next(a for a in rules.legal_actions(state, 0) if a["type"] == "card" and "column" in a)
@@ -399,7 +400,7 @@ def test_card_game_last_moves_of_the_others_are_ringed(live, smtp, phone):
 
 
 def test_assyria_last_moves_of_the_others_are_ringed(live, smtp, phone):
-    game, _ = playing.create_game("assyria", PLAYERS[:2], seed=11)
+    game, _ = creation.create_game("assyria", PLAYERS[:2], seed=11)
     rules = store.rules_of(game)
     state = store.state_of(game)
     seat = state["active"]
@@ -417,7 +418,7 @@ def test_assyria_last_moves_of_the_others_are_ringed(live, smtp, phone):
 
 
 def test_assyria_hexes_carry_the_coordinates_the_log_names(live, smtp, phone):
-    game, _ = playing.create_game("assyria", PLAYERS[:3], seed=4)
+    game, _ = creation.create_game("assyria", PLAYERS[:3], seed=4)
     rules = store.rules_of(game)
     state = store.state_of(game)
     seat = state["active"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from pbem.db.models import Event
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
@@ -40,7 +40,7 @@ def follow(page, selector):
 
 
 def test_reload_replay_and_back_after_a_turn(live, smtp, phone):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=12)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=12)
     live.deliver()
     first = found(smtp, "dead-ann@example.org", TURN)[-1]
     phone.goto(first)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
@@ -16,7 +16,7 @@ def last_link(smtp, address):
 
 
 def test_duel_turn_from_the_email_with_a_confirm_step(live, smtp, phone, duel):
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=4)
     live.deliver()
     phone.goto(last_link(smtp, "ann@example.org"))

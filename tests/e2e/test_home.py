@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from tests.e2e.conftest import assert_no_sideways_scroll, screenshot
 
@@ -19,9 +19,9 @@ def _players(*order):
 
 
 def test_three_games_from_the_home_page(live, smtp, phone):
-    first, _ = playing.create_game("tigris", _players("Ann", "Bob"), seed=21)
-    second, _ = playing.create_game("assyria", _players("Bob", "Ann"), seed=22)
-    third, _ = playing.create_game("tigris", _players("Bob", "Ann"), seed=23)
+    first, _ = creation.create_game("tigris", _players("Ann", "Bob"), seed=21)
+    second, _ = creation.create_game("assyria", _players("Bob", "Ann"), seed=22)
+    third, _ = creation.create_game("tigris", _players("Bob", "Ann"), seed=23)
     live.deliver()
     waits = {g.id for g in (first, second, third)
              if 0 + (g.seats.where(store.Seat.email == ANN).get().index)

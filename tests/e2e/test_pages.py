@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 from tests.conftest import play_at_random
@@ -40,10 +40,10 @@ def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel):
              if m.type == "error" else None)
     games = {}
     for rules_name, moves in (("tigris", 25), ("tigris_cards", 30), ("assyria", 40)):
-        game, _ = playing.create_game(rules_name, players(rules_name), seed=4,
+        game, _ = creation.create_game(rules_name, players(rules_name), seed=4,
                                     host_email=f"{rules_name}-host@example.org")
         games[rules_name] = play_at_random(game, moves, random.Random(rules_name))
-    finished, _ = playing.create_game("duel", players("duel"), seed=3)
+    finished, _ = creation.create_game("duel", players("duel"), seed=3)
     finished = play_at_random(finished, 40, random.Random(3))
     assert finished.status == "over"
     live.deliver()
@@ -80,9 +80,9 @@ def test_emails_read_on_a_phone(live, smtp, phone, duel):
     """The turn emails with their board pictures, and the game-over email, as a phone shows
     them (their HTML part, loaded as a page)."""
     for rules_name, moves in (("tigris", 6), ("tigris_cards", 6), ("assyria", 12)):
-        game, _ = playing.create_game(rules_name, players(f"mail-{rules_name}"), seed=4)
+        game, _ = creation.create_game(rules_name, players(f"mail-{rules_name}"), seed=4)
         play_at_random(game, moves, random.Random(rules_name))
-    finished, _ = playing.create_game("duel", players("mail-duel"), seed=3)
+    finished, _ = creation.create_game("duel", players("mail-duel"), seed=3)
     play_at_random(finished, 40, random.Random(3))
     live.deliver()
     shown = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 from tests.conftest import play_at_random
@@ -35,7 +35,7 @@ def at_step(phone, step: int) -> None:
 
 
 def test_stepping_through_a_finished_game(live, smtp, phone, browser):
-    game, _ = playing.create_game("assyria", players("over"), seed=6)
+    game, _ = creation.create_game("assyria", players("over"), seed=6)
     game = play_at_random(game, 2000, random.Random(6))
     assert game.status == "over"
     live.deliver()
@@ -125,7 +125,7 @@ def headings(page) -> list[str]:
 
 
 def test_a_running_games_replay_shows_a_player_no_other_hand(live, smtp, phone, browser):
-    game, _ = playing.create_game("tigris_cards", players("run"), seed=8)
+    game, _ = creation.create_game("tigris_cards", players("run"), seed=8)
     game = play_at_random(game, 40, random.Random(8))
     assert game.status == "running"
     live.deliver()

@@ -11,6 +11,7 @@ from flask import render_template_string
 from playwright.sync_api import expect
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import speaking
@@ -221,7 +222,7 @@ def legal(game, seat, action):
 
 
 def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, phone):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=SEED)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=SEED)
     live.deliver()
     mail = smtp.inbox.to("ann@example.org")[-1]
     assert "Your turn" in smtp.inbox.headline(mail)
@@ -272,7 +273,7 @@ def test_place_a_leader_and_a_tile_by_tapping_and_the_turn_passes(live, smtp, ph
 
 def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smtp, phone):
     players = [dict(PLAYERS[0], language="hu"), PLAYERS[1]]
-    game, _ = playing.create_game("tigris", players, seed=SEED)
+    game, _ = creation.create_game("tigris", players, seed=SEED)
     playing.act(game.id, 0, legal(game, 0, {"type": "place_leader", "leader": "priest",
                                              "at": [6, 7]}), 0)
     playing.act(game.id, 0, legal(game, 0, {"type": "pass"}), 1)
@@ -316,7 +317,7 @@ def test_a_revolt_the_defender_answers_from_her_own_email_in_hungarian(live, smt
 
 
 def test_swapping_tiles_opens_the_counts_and_asks_to_confirm(live, smtp, phone):
-    playing.create_game("tigris", PLAYERS, seed=SEED)
+    creation.create_game("tigris", PLAYERS, seed=SEED)
     live.deliver()
     phone.goto(links_for(smtp, "ann@example.org")[-1])
     counts = phone.locator(".tg-swap-counts")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from pbem.games import RULES
 from pbem.db.models import Game
@@ -70,7 +70,7 @@ def pile(game_id: int, seat: int) -> int:
 
 
 def test_place_a_card_by_tapping_and_score_from_hand(live, smtp, phone):
-    game, _ = playing.create_game("tigris_cards", [{"name": "Ann", "email": ANN},
+    game, _ = creation.create_game("tigris_cards", [{"name": "Ann", "email": ANN},
                                                  {"name": "Bob", "email": BOB}],
                                 seed=seed_for_the_plan())
     live.deliver()

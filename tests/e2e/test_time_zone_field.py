@@ -9,7 +9,7 @@ import re
 import zoneinfo
 
 from pbem.db.models import PlayerSettings, Seat
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 
 ANN, BOB = "zone-ann@example.org", "zone-bob@example.org"
@@ -22,7 +22,7 @@ def home_link(smtp) -> str:
 
 
 def test_the_browsers_zone_is_offered_and_saved(live, smtp, browser):
-    playing.create_game("tigris", [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
+    creation.create_game("tigris", [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
                         seed=1)
     live.deliver()
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
@@ -41,7 +41,7 @@ def test_the_browsers_zone_is_offered_and_saved(live, smtp, browser):
     context.close()
     assert PlayerSettings.get(PlayerSettings.email == ANN).time_zone == ZONE
 
-    game, _ = playing.create_game("tigris", [{"name": "Ann", "email": ANN},
+    game, _ = creation.create_game("tigris", [{"name": "Ann", "email": ANN},
                                            {"name": "Bob", "email": BOB}], seed=2,
                                   pace={"days": 2, "on_timeout": "wait", "drop_after": 3})
     live.deliver()
@@ -53,7 +53,7 @@ def test_the_browsers_zone_is_offered_and_saved(live, smtp, browser):
 
 
 def test_without_javascript_the_field_stays_empty_and_saves(live, smtp, browser):
-    playing.create_game("tigris", [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
+    creation.create_game("tigris", [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
                         seed=1)
     live.deliver()
     context = browser.new_context(viewport=PHONE, java_script_enabled=False, timezone_id=ZONE)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 
@@ -17,7 +18,7 @@ def last_link(smtp, address):
 
 
 def test_a_turn_of_two_actions_without_javascript(live, smtp, browser):
-    game, _ = playing.create_game("tigris", [{"name": "Ann", "email": "flow-ann@example.org"},
+    game, _ = creation.create_game("tigris", [{"name": "Ann", "email": "flow-ann@example.org"},
                                            {"name": "Bob", "email": "flow-bob@example.org"}],
                                 seed=12)
     live.deliver()
@@ -61,7 +62,7 @@ def test_a_turn_of_two_actions_without_javascript(live, smtp, browser):
 
 
 def test_the_log_highlights_what_happened_since_the_last_turn(live, smtp, phone):
-    game, _ = playing.create_game("tigris", [{"name": "Ann", "email": "log-ann@example.org"},
+    game, _ = creation.create_game("tigris", [{"name": "Ann", "email": "log-ann@example.org"},
                                            {"name": "Bob", "email": "log-bob@example.org"}],
                                 seed=12)
     rules = store.rules_of(game)
@@ -87,7 +88,7 @@ def test_the_log_highlights_what_happened_since_the_last_turn(live, smtp, phone)
 def test_undo_a_quiet_action_without_javascript(live, smtp, browser):
     """After the first action of a turn the page offers Undo (a plain form); it
     brings the turn back to its start, and then offers it no more."""
-    game, _ = playing.create_game("tigris", [{"name": "Ann", "email": "undo-ann@example.org"},
+    game, _ = creation.create_game("tigris", [{"name": "Ann", "email": "undo-ann@example.org"},
                                            {"name": "Bob", "email": "undo-bob@example.org"}],
                                 seed=12)
     live.deliver()

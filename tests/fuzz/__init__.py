@@ -218,11 +218,11 @@ def settings(database_url: str, smtp_port: int) -> dict:
 
 
 def create_games(rng: random.Random) -> None:
-    from pbem.play import moves as playing
+    from pbem.play import creation
     for rules, players in GAMES:
         seats = [{"name": f"{rules[:3]}{i}", "email": f"{rules}{players}.{i}@fuzz.example.org",
                   "language": rng.choice(["en", "hu"])} for i in range(players)]
-        playing.create_game(rules, seats, seed=rng.randrange(2**32), host_email="host@fuzz.example.org")
+        creation.create_game(rules, seats, seed=rng.randrange(2**32), host_email="host@fuzz.example.org")
 
 
 def run(requests_to_send: int, database_url: str | None = None, seed: int = 0,

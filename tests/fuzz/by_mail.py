@@ -93,10 +93,10 @@ def _target(rng: random.Random) -> Target:
     from pbem.db.models import Outbox
     from pbem.log import store
     from pbem.play import announce, outbox, reply_address
-    from pbem.play import moves as playing
+    from pbem.play import creation
     players = [{"name": "Ann", "email": "ann@fuzz.example.org"},
                {"name": "Bob", "email": "bob@fuzz.example.org"}]
-    game, _ = playing.create_game("assyria", players, seed=rng.randrange(2**32))
+    game, _ = creation.create_game("assyria", players, seed=rng.randrange(2**32))
     first = [row.id for row in Outbox.select(Outbox.id)]
     game = store.get_game(game.id)
     seat = store.rules_of(game).to_act(store.state_of(game))[0]

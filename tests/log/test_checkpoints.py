@@ -13,6 +13,7 @@ from pbem.db.models import Checkpoint, Event, Game, Seat, db
 from pbem.games import RULES
 from pbem.log import chain, store
 from pbem.play import moves as playing, records
+from pbem.play import creation
 from tests.conftest import play_at_random
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
@@ -24,7 +25,7 @@ def passing_game(moves: int) -> Game:
     """A card game of `moves` events after its creation, nearly all of them `pass` (the rules
     accept it for ever): made with the engine and inserted in bulk, as a long game's log is,
     with the checkpoints the use case would have kept."""
-    game, _ = playing.create_game("tigris_cards", PLAYERS, seed=5)
+    game, _ = creation.create_game("tigris_cards", PLAYERS, seed=5)
     rules = RULES["tigris_cards"]
     state, head, seq = store.state_of(game), game.head_hash, game.seq
     created_at = "2026-12-01T12:00:00.000000"
@@ -88,7 +89,7 @@ def test_any_step_of_a_45000_move_game_replays_from_a_checkpoint(app, client, mo
 
 @pytest.mark.slow
 def test_every_step_from_checkpoints_equals_the_replay_from_the_seed(app):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=3)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=3)
     game = play_at_random(game, 130, random.Random(3))
     assert game.seq >= 2 * EVERY
     assert [c.seq for c in Checkpoint.select().where(Checkpoint.game == game.id)
@@ -103,7 +104,7 @@ def test_every_step_from_checkpoints_equals_the_replay_from_the_seed(app):
 
 
 def test_a_checkpoint_off_the_chain_is_not_used_and_verify_names_a_wrong_one(app):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=4)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=4)
     game = play_at_random(game, 60, random.Random(4))
     rules = store.rules_of(game)
     expected = {event.seq: rules.dump(state) for event, state in store.replay(game)}
@@ -122,7 +123,7 @@ def test_a_checkpoint_off_the_chain_is_not_used_and_verify_names_a_wrong_one(app
 
 
 def test_verify_keeps_the_checkpoints_of_an_older_game_and_an_import_keeps_its_own(app):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=6)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=6)
     game = play_at_random(game, 110, random.Random(6))
     Checkpoint.delete().where(Checkpoint.game == game.id).execute()   # as before migration 011
     assert store.state_at(game, game.seq - 1).replayed == game.seq - 1    # from the seed

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import clock, links, talk
 from pbem.log import store
 from pbem.db.models import Event, Game, Link, Prepared, Seat, Vacation, utcnow
@@ -24,7 +24,7 @@ def fields(rows, names):
 
 
 def test_each_prepared_query_answers_as_its_peewee_query(app):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=4)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=4)
     game = play_at_random(game, 25, random.Random(4))
     talk.post(game.id, 1, "hello")
     Vacation.create(email="bob@example.org", year=utcnow().year, used_days=2)

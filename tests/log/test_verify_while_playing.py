@@ -9,6 +9,7 @@ import threading
 from pbem.db.models import Game, db
 from pbem.log import store
 from pbem.play import moves as playing
+from pbem.play import creation
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 GAMES = 3
@@ -40,7 +41,7 @@ def moves_made(game_ids: list[int]) -> int:
 
 
 def test_verify_all_never_calls_a_game_broken_while_it_is_played(app, smtp):
-    game_ids = [playing.create_game("duel", PLAYERS, LONG, seed=seed)[0].id
+    game_ids = [creation.create_game("duel", PLAYERS, LONG, seed=seed)[0].id
                 for seed in range(GAMES)]
     stop, errors = threading.Event(), []
     mover = threading.Thread(target=play_until, args=(app, game_ids, stop, errors))

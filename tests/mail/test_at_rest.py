@@ -9,6 +9,7 @@ import re
 from pbem.db.models import Outbox, db
 from pbem.mail import mailer
 from pbem.play import moves as playing
+from pbem.play import creation
 from tests.mail.test_outbox_smtp import play_some_moves
 
 # whatever could be a token: every run of token characters long enough to be one
@@ -79,7 +80,7 @@ def test_tokens_read_from_the_outbox_after_sending_open_nothing(app_with, smtp):
 
 def test_a_row_that_failed_is_not_redacted_so_the_host_can_send_it_again(app, smtp):
     smtp.inbox.refuse["bob@example.org"] = "550 5.1.1 no such user"
-    playing.create_game("duel", PLAYERS, seed=3)
+    creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     bob = Outbox.get(Outbox.recipient == "bob@example.org")
     assert bob.failed_at is not None and "/turn/redacted" not in bob.body_text
@@ -88,7 +89,7 @@ def test_a_row_that_failed_is_not_redacted_so_the_host_can_send_it_again(app, sm
 
 
 def test_mail_sent_by_an_older_version_is_redacted_by_the_next_pass(app, smtp, client):
-    playing.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
+    creation.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
     rows = Outbox.select().count()
     # as a version before the redaction left them: sent, with every link in place
     Outbox.update(sent_at=playing.utcnow()).execute()

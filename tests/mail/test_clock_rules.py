@@ -7,6 +7,7 @@ from pbem.db.models import Outbox
 from pbem.log import store
 from pbem.mail import mailer
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import optout
 from tests.conftest import token_of
 
@@ -15,7 +16,7 @@ PLAYERS = [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}]
 
 
 def new_game(pace=None):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=HOST,
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=HOST,
                                   pace=pace)
     mailer.send_due()
     return game

@@ -11,7 +11,7 @@ from flask_babel import force_locale
 from pbem.db.models import Outbox, PlayerSettings, Seat, utcnow
 from pbem.mail import mailer
 from pbem.play import announce, clock, home, pace
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import token_of
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -25,7 +25,7 @@ def ann_on_the_digest(hour: int, last_on=None) -> None:
 
 def game_for_ann(days: float, seed: int = 1):
     """A duel with a pace in which Ann (seat 0) is asked first."""
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": ANN},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": ANN},
                                            {"name": "Bob", "email": BOB}], seed=seed,
                                   pace={"days": days, "on_timeout": "wait", "drop_after": 3})
     ann = Seat.get(Seat.game == game.id, Seat.index == 0)

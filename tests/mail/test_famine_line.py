@@ -3,6 +3,7 @@ set it off, in every language, and so in the turn mail of the next player."""
 from __future__ import annotations
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.games import RULES
@@ -14,7 +15,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
 
 def test_the_famine_is_in_the_event_summaries_and_the_next_mail(app, smtp):
     rules = RULES["assyria"]
-    game, _ = playing.create_game("assyria", PLAYERS, seed=4)
+    game, _ = creation.create_game("assyria", PLAYERS, seed=4)
     state = position(2, "1,4:R1 1,3:r 2,5:r 4,3:G1", phase="feed", active=0, order=[0, 1])
     state["hands"][0] = cards("grape-3")                  # feeds 1,3 (grape); 2,5 starves
     state["hands"][1] = cards("joker")

@@ -9,7 +9,7 @@ from email import message_from_bytes, policy
 import pytest
 
 from pbem.mail import mailer
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests import mail_kinds
 
 BASE = "https://pbem.example.org"
@@ -51,7 +51,7 @@ def test_every_mail_has_one_click_unsubscribe_a_plain_sender_and_auto_submitted(
 
 def test_a_sender_name_that_is_not_ascii_is_encoded_and_reads_back(app_with, smtp):
     app_with(smtp.port, MAIL_SENDER="Társas pbem <pbem@pbem.test>")
-    playing.create_game("duel", mail_kinds.people("enc"), seed=3)
+    creation.create_game("duel", mail_kinds.people("enc"), seed=3)
     mailer.send_due()
     for message in smtp.inbox.messages:
         assert message["From"] == "Társas pbem <pbem@pbem.test>"

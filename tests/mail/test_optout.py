@@ -7,6 +7,7 @@ import datetime as dt
 import re
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Outbox, OptOut, utcnow
@@ -17,7 +18,7 @@ OPTOUT = re.compile(r"http://pbem\.test/optout/[A-Za-z0-9_.\-]+")
 
 
 def test_every_mail_carries_the_opt_out_link_and_headers_through_smtp(app, smtp):
-    playing.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
+    creation.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
     assert mailer.send_due()["sent"] == 4
     for message in smtp.inbox.messages:
         header = message["List-Unsubscribe"].strip()
@@ -34,7 +35,7 @@ def test_every_mail_carries_the_opt_out_link_and_headers_through_smtp(app, smtp)
 
 
 def test_opting_out_in_one_click_stops_every_mail_to_that_address(app, client, smtp):
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     link = smtp.inbox.to("bob@example.org")[0]["List-Unsubscribe"].strip()[1:-1]
     path = link.replace("http://pbem.test", "")
@@ -75,7 +76,7 @@ def _play_until_bob_would_be_mailed(game, moves=6):
 
 
 def test_an_opt_out_can_be_undone_from_its_own_page(app, client, smtp):
-    game, _host = playing.create_game("duel", PLAYERS, seed=3)
+    game, _host = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     link = smtp.inbox.to("bob@example.org")[0]["List-Unsubscribe"].strip()[1:-1]
     path = link.replace("http://pbem.test", "")
@@ -103,7 +104,7 @@ def test_a_forged_opt_out_link_is_refused(client):
 def test_mail_to_one_address_waits_beyond_its_daily_quota(app_with, smtp):
     app_with(smtp.port, MAILS_PER_RECIPIENT_PER_DAY=2)
     for _ in range(2):
-        playing.create_game("duel", PLAYERS, seed=3)   # Ann: an invitation and a turn; Bob: one
+        creation.create_game("duel", PLAYERS, seed=3)   # Ann: an invitation and a turn; Bob: one
     assert mailer.send_due() == {"sent": 4, "retry": 0, "failed": 0}
     assert len(smtp.inbox.to("ann@example.org")) == 2
     held = list(Outbox.select().where(Outbox.sent_at.is_null()))
@@ -114,7 +115,7 @@ def test_mail_to_one_address_waits_beyond_its_daily_quota(app_with, smtp):
 
 
 def test_a_host_resends_no_more_often_than_the_renew_interval(app, client, smtp):
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
     assert client.post(f"/host/{host_token}/resend/{seat}").status_code == 303
     again = client.post(f"/host/{host_token}/resend/{seat}")

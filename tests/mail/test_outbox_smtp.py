@@ -5,6 +5,7 @@ import datetime as dt
 import socket
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Outbox, utcnow
@@ -27,7 +28,7 @@ def play_some_moves(game, moves=4):
 def test_smtp_down_then_back_delivers_every_mail_exactly_once(app_with):
     port = free_port()                      # nothing listens here yet
     app_with(port)
-    game, _ = playing.create_game("duel", PLAYERS, seed=3)
+    game, _ = creation.create_game("duel", PLAYERS, seed=3)
     play_some_moves(game)                   # every action succeeds while mail is down
     waiting = Outbox.select().count()
     assert waiting >= 5
@@ -51,7 +52,7 @@ def test_smtp_down_then_back_delivers_every_mail_exactly_once(app_with):
 def test_temporary_refusal_retries_and_permanent_refusal_is_marked(app, smtp):
     smtp.inbox.refuse["ann@example.org"] = "450 4.2.1 mailbox busy, try later"
     smtp.inbox.refuse["bob@example.org"] = "550 5.1.1 no such user"
-    playing.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
+    creation.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
     assert mailer.send_due() == {"sent": 1, "retry": 2, "failed": 1}
     bob = Outbox.get(Outbox.recipient == "bob@example.org")
     assert bob.failed_at is not None and "550" in bob.last_error
@@ -68,7 +69,7 @@ def test_a_server_that_never_answers_times_out_and_is_retried(app_with):
     silent.listen(5)                        # accepts the connection, never greets
     try:
         app_with(silent.getsockname()[1], MAIL_TIMEOUT=1)
-        playing.create_game("duel", PLAYERS, seed=3)
+        creation.create_game("duel", PLAYERS, seed=3)
         counts = mailer.send_due()
     finally:
         silent.close()
@@ -78,7 +79,7 @@ def test_a_server_that_never_answers_times_out_and_is_retried(app_with):
 
 def test_permanent_failures_are_shown_on_the_host_page(app, client, smtp):
     smtp.inbox.refuse["bob@example.org"] = "550 5.1.1 no such user"
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     page = client.get(f"/host/{host_token}").get_data(as_text=True)
     assert "failed" in page and "550" in page and "bob@example.org" in page

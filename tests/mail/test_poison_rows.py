@@ -2,7 +2,7 @@
 (through the real SMTP fixture), and the host sees what failed."""
 from __future__ import annotations
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Outbox
@@ -24,7 +24,7 @@ def poisoned_rows():
 
 def test_poisoned_rows_fail_alone_and_every_normal_mail_is_delivered(app, client, smtp):
     poisoned = poisoned_rows()
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3, host_email="host@example.org")
     normal = Outbox.select().where(Outbox.id.not_in([r.id for r in poisoned])).count()
     assert normal == 4
     counts = mailer.send_due()
@@ -41,14 +41,14 @@ def test_poisoned_rows_fail_alone_and_every_normal_mail_is_delivered(app, client
 
 def test_the_worker_carries_on_past_a_poisoned_row(app, smtp):
     poisoned_rows()
-    playing.create_game("duel", PLAYERS, seed=3)
+    creation.create_game("duel", PLAYERS, seed=3)
     mailer.worker(interval=0, once=True)
     assert len(smtp.inbox.messages) == 3
     assert Outbox.select().where(Outbox.failed_at.is_null(False)).count() == 3
 
 
 def test_a_failed_poisoned_row_is_shown_on_the_host_page(app, client, smtp):
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     Outbox.create(message_id="<poison@pbem.test>", game=game, seat=1, kind="turn",
                   recipient="bob@example.org", subject="Hi\nBcc: victim@example.net",
                   body_text="x", body_html="x")

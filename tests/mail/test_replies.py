@@ -25,7 +25,7 @@ from pbem.db.models import Event, InboundMail, Message, Outbox, ReplyAddress
 from pbem.games.codes import codes_of, normal
 from pbem.log import store
 from pbem.mail import inbound, mailer
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import outbox, reply_address
 from tests.conftest import Inbox, free_port, token_of
 
@@ -96,7 +96,7 @@ def events(game) -> int:
 # -- codes in the API --------------------------------------------------------------------------------
 
 def test_the_api_names_a_reply_code_for_every_action(client, smtp):
-    playing.create_game("tigris", PLAYERS, seed=5)
+    creation.create_game("tigris", PLAYERS, seed=5)
     mailer.send_due()
     link = next(smtp.inbox.last_link(p["email"]) for p in PLAYERS
                 if smtp.inbox.last_link(p["email"]))
@@ -113,7 +113,7 @@ def test_the_api_names_a_reply_code_for_every_action(client, smtp):
 # -- the reply address -------------------------------------------------------------------------------
 
 def test_without_the_setting_turn_mail_has_no_reply_to_but_says_it_is_automatic(app, smtp):
-    playing.create_game("tigris", PLAYERS, seed=5)
+    creation.create_game("tigris", PLAYERS, seed=5)
     mailer.send_due()
     assert smtp.inbox.messages
     for message in smtp.inbox.messages:
@@ -124,7 +124,7 @@ def test_without_the_setting_turn_mail_has_no_reply_to_but_says_it_is_automatic(
 
 
 def test_each_turn_mail_has_its_own_reply_address_and_only_its_hash_is_kept(replying, smtp):
-    game, _ = playing.create_game("assyria", PLAYERS, seed=2)
+    game, _ = creation.create_game("assyria", PLAYERS, seed=2)
     mailer.send_due()
     seat = seat_to_act(game)
     [mail] = turn_mails(smtp, email_of(seat))
@@ -141,7 +141,7 @@ def test_each_turn_mail_has_its_own_reply_address_and_only_its_hash_is_kept(repl
 
 
 def test_hundreds_of_codes_are_shown_by_their_pattern_with_examples(replying, smtp):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=5)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=5)
     mailer.send_due()
     [mail] = turn_mails(smtp, email_of(seat_to_act(game)))
     text = Inbox.text(mail)
@@ -155,7 +155,7 @@ def test_hundreds_of_codes_are_shown_by_their_pattern_with_examples(replying, sm
 # -- playing by reply --------------------------------------------------------------------------------
 
 def test_a_reply_from_a_mail_client_plays_a_whole_turn_and_says_something(replying, smtp):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=5)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=5)
     mailer.send_due()
     seat = seat_to_act(game)
     [mail] = turn_mails(smtp, email_of(seat))
@@ -179,7 +179,7 @@ def test_a_reply_from_a_mail_client_plays_a_whole_turn_and_says_something(replyi
 
 
 def test_an_html_only_reply_is_read_through_its_text(replying, smtp):
-    game, _ = playing.create_game("assyria", PLAYERS, seed=2)
+    game, _ = creation.create_game("assyria", PLAYERS, seed=2)
     mailer.send_due()
     seat = seat_to_act(game)
     [mail] = turn_mails(smtp, email_of(seat))
@@ -235,7 +235,7 @@ def play_by_replies(app, game, rng, max_replies):
 @pytest.mark.slow
 @pytest.mark.parametrize("name,seed", [("assyria", 1), ("tigris", 1), ("tigris_cards", 36)])
 def test_whole_games_are_played_by_replies_alone(replying, name, seed):
-    game, _ = playing.create_game(name, PLAYERS, seed=seed)
+    game, _ = creation.create_game(name, PLAYERS, seed=seed)
     game, answered = play_by_replies(replying, game, random.Random(seed), 2000)
     assert store.rules_of(game).result(store.state_of(game)) is not None
     assert answered > 20
@@ -248,7 +248,7 @@ def test_whole_games_are_played_by_replies_alone(replying, name, seed):
 @pytest.fixture
 def asked(replying, smtp):
     """An Assyria game (few codes: the mail lists them) and the turn mail of the seat asked."""
-    game, _ = playing.create_game("assyria", PLAYERS, seed=2)
+    game, _ = creation.create_game("assyria", PLAYERS, seed=2)
     mailer.send_due()
     seat = seat_to_act(game)
     mail = newest_turn_mail(smtp, email_of(seat))
@@ -642,7 +642,7 @@ def test_a_reminder_has_a_reply_address_of_its_own_that_replaces_the_turn_mails(
     import datetime as dt
     from pbem.db.models import Seat
     from pbem.play import pace
-    game, _ = playing.create_game("assyria", PLAYERS, seed=2,
+    game, _ = creation.create_game("assyria", PLAYERS, seed=2,
                                   pace={"days": 1.0, "on_timeout": "wait", "drop_after": 3})
     mailer.send_due()
     seat = seat_to_act(game)

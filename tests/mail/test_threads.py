@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import context, mailer
 from pbem.log import store
 from pbem.present import presenter_for
@@ -32,7 +32,7 @@ def holdings(game, seat):
 
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_turn_mail_shows_own_holdings_and_no_one_elses(app, smtp, rules_name):
-    game, _ = playing.create_game(rules_name, players(rules_name), seed=4)
+    game, _ = creation.create_game(rules_name, players(rules_name), seed=4)
     mailer.send_due()
     game = store.get_game(game.id)
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
@@ -56,7 +56,7 @@ def title_of_rules(game) -> str:
 
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_invitation_and_threading(app, smtp, rules_name):
-    game, _ = playing.create_game(rules_name, players(rules_name), seed=5, title="Friday game")
+    game, _ = creation.create_game(rules_name, players(rules_name), seed=5, title="Friday game")
     play_at_random(game, 12, random.Random(5))
     mailer.send_due()
     for seat, name in enumerate(NAMES):
@@ -82,7 +82,7 @@ def test_invitation_and_threading(app, smtp, rules_name):
 def test_the_invitation_names_the_game_in_each_language(app, smtp):
     ps = players("duel")[:2]
     ps[1]["language"] = "hu"
-    playing.create_game("tigris", ps, seed=1)
+    creation.create_game("tigris", ps, seed=1)
     mailer.send_due()
     assert "Tigris & Euphrates" in smtp.inbox.headline(smtp.inbox.to(ps[0]["email"])[0])
     assert "Tigris és Eufrátesz" in smtp.inbox.headline(smtp.inbox.to(ps[1]["email"])[0])

@@ -13,7 +13,7 @@ import pytest
 from pbem.db.models import Game, Outbox
 from pbem.mail import mailer
 from pbem.mail import webhooks as delivering
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import webhooks
 
 ANSWER_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
@@ -132,9 +132,9 @@ def test_a_trickling_receiver_is_cut_off_at_the_post_deadline(short_deadline, re
 
 def test_the_mail_of_other_games_goes_out_before_a_slow_post(short_deadline, smtp, receivers):
     receiver = receivers(inbox=smtp.inbox)
-    chatty, _ = playing.create_game("duel", players("Ann", "Bob"), {"rounds": 2}, seed=1)
+    chatty, _ = creation.create_game("duel", players("Ann", "Bob"), {"rounds": 2}, seed=1)
     webhooks.change(chatty, receiver.url)
-    quiet, _ = playing.create_game("duel", players("Cid", "Dee"), {"rounds": 2}, seed=2)
+    quiet, _ = creation.create_game("duel", players("Cid", "Dee"), {"rounds": 2}, seed=2)
     mails = Outbox.select().where(Outbox.kind != webhooks.KIND).count()
 
     counts = mailer.send_due()
@@ -155,7 +155,7 @@ def test_the_posts_of_one_pass_stop_at_the_pass_budget_and_the_rest_wait(short_d
     short_deadline.config["WEBHOOK_SECONDS_PER_PASS"] = 2.9
     receiver = receivers()
     for seed in range(4):
-        game, _ = playing.create_game("duel", players("Ann", "Bob"), {"rounds": 2}, seed=seed)
+        game, _ = creation.create_game("duel", players("Ann", "Bob"), {"rounds": 2}, seed=seed)
         webhooks.change(game, receiver.url)
     Outbox.update(sent_at=Outbox.created_at).where(Outbox.kind != webhooks.KIND).execute()
 
@@ -178,7 +178,7 @@ def test_a_pass_shorter_than_one_post_still_tries_one(short_deadline, receivers)
     short_deadline.config["WEBHOOK_SECONDS_PER_PASS"] = 0.1
     receiver = receivers()
     for seed in range(2):
-        game, _ = playing.create_game("duel", players("Ann", "Bob"), {"rounds": 2}, seed=seed)
+        game, _ = creation.create_game("duel", players("Ann", "Bob"), {"rounds": 2}, seed=seed)
         webhooks.change(game, receiver.url)
     Outbox.update(sent_at=Outbox.created_at).where(Outbox.kind != webhooks.KIND).execute()
     assert mailer.send_due()["retry"] == 1 and receiver.connections == 1

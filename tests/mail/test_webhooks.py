@@ -22,6 +22,7 @@ from pbem.log import store
 from pbem.mail import mailer
 from pbem.mail import webhooks as delivering
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import pace, webhooks
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
@@ -169,7 +170,7 @@ def test_turns_missed_deadlines_and_the_result_reach_the_chat_without_links(priv
 
 def test_a_failing_receiver_is_retried_and_a_refusal_shows_on_the_host_page(private, client,
                                                                           receiver):
-    game, host_token = playing.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
+    game, host_token = creation.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
                                            host_email="host@example.org")
     receiver.status = 503
     assert client.post(f"/host/{host_token}/webhook",
@@ -214,7 +215,7 @@ def test_a_post_while_its_host_does_not_resolve_is_retried_and_sent_once_it_does
         getaddrinfo=resolve, SOCK_STREAM=socket.SOCK_STREAM, gaierror=socket.gaierror,
         create_connection=socket.create_connection))
     url = f"http://hook.pbem.test:{receiver.server.server_port}/hooks/abc"
-    game, host_token = playing.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
+    game, host_token = creation.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
                                            host_email="host@example.org")
     assert client.post(f"/host/{host_token}/webhook", data={"url": url}).status_code == 303
 
@@ -232,7 +233,7 @@ def test_a_post_while_its_host_does_not_resolve_is_retried_and_sent_once_it_does
 
 
 def test_the_host_sets_changes_and_removes_the_webhook(app, client, receiver):
-    game, host_token = playing.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
+    game, host_token = creation.create_game("duel", PLAYERS, {"rounds": 2}, seed=1,
                                            host_email="host@example.org")
     refused = client.post(f"/host/{host_token}/webhook", data={"url": receiver.url})
     assert refused.status_code == 400            # plain http to loopback, without the setting

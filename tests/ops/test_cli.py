@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.db import database
 from pbem.play import health
 from pbem.mail import mailer
@@ -31,7 +31,7 @@ def run(app):
 
 
 def new_game(host_email="host@example.org"):
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=4,
                                 host_email=host_email)
     return game
@@ -139,7 +139,7 @@ def test_mail_retry_one_by_id_and_refusals(run, app, smtp):
 
 
 def test_mail_prune_deletes_old_mail_and_the_host_page_still_shows_its_list(app, client, smtp):
-    game, host_token = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, host_token = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                                     {"name": "Bob", "email": "bob@example.org"}],
                                            seed=4, host_email="host@example.org")
     mailer.send_due()

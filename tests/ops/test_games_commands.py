@@ -6,6 +6,7 @@ import json
 import pytest
 
 from pbem.play import moves as playing, records
+from pbem.play import creation
 from pbem.db import database
 from pbem.log import store
 from pbem.db.models import Event, Game, Outbox, db
@@ -19,7 +20,7 @@ def cli(app):
 
 
 def played_game(moves=6, seed=5):
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=seed)
     rules = store.rules_of(game)
     for _ in range(moves):

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pbem
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import health
 from pbem.mail import mailer
 from pbem.log import store
@@ -15,7 +15,7 @@ from tests.conftest import free_port
 
 
 def create_game():
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=3)
     return game
 

@@ -13,7 +13,7 @@ from pbem.db import database
 from pbem.db.models import Game, Heartbeat, utcnow
 from pbem.ops.cli import cli as pbem_cli
 from pbem.play import health
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import free_port
 
 STRONG = "Zq8wR2x" + "k3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP"
@@ -57,7 +57,7 @@ def both_say(app, client, tmp_path, monkeypatch, **settings):
 # -- each fault, built for real: the settings it needs, its severity, the words both say --------
 
 def failing_game(app, tmp_path):
-    game, _ = playing.create_game("duel", [ANN, BOB], {"rounds": 3}, seed=3,
+    game, _ = creation.create_game("duel", [ANN, BOB], {"rounds": 3}, seed=3,
                                   pace={"days": 1, "on_timeout": "auto", "drop_after": 3})
     Game.update(state={"not": "a state"}).where(Game.id == game.id).execute()   # cannot load
     out = cron(app, "mail", "send", "--now", (utcnow() + dt.timedelta(days=2)).isoformat())
@@ -95,7 +95,7 @@ def pending_migration(app, tmp_path):
 
 def computers_never_played(app, tmp_path):
     app.config.update(BOT_ITERATIONS=3)
-    game, _ = playing.create_game("duel", [{"computer": 2}, ANN], {"rounds": 3}, seed=7)
+    game, _ = creation.create_game("duel", [{"computer": 2}, ANN], {"rounds": 3}, seed=7)
     out = cron(app, "mail", "send")                # and no `pbem bots`, no worker
     assert "computer seats wait to move" in out.output, out.output
     return {}, health.PROBLEM, f"1 computer seats wait to move (games {game.id})"

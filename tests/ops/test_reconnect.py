@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem.db.models import Game, db
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import PG_URL, make_app, reset_postgresql, worker_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def test_a_request_that_failed_mid_query_does_not_keep_its_snapshot(app, client,
         raise RuntimeError("a bug in the middle of a query")
 
     for _ in range(2):
-        playing.create_game("tigris", PLAYERS, seed=1)
+        creation.create_game("tigris", PLAYERS, seed=1)
     assert client.get("/games/1").status_code == 200
     with pytest.raises(RuntimeError):
         client.get("/test/fails-half-way")

@@ -12,7 +12,7 @@ import pytest
 from pbem.db.models import Game, Link, db
 from pbem.log import store
 from pbem.mail import mailer
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import play_at_random, token_of
 
 
@@ -27,7 +27,7 @@ def sqlite_app(tmp_path, smtp, duel):
 
 
 def duel_game(first: str, second: str, language: str = "en"):
-    game, _ = playing.create_game("duel", [
+    game, _ = creation.create_game("duel", [
         {"name": first, "email": f"{first.lower()}@example.org"},
         {"name": second, "email": f"{second.lower()}@example.org", "language": language}],
         seed=4, host_email="host@example.org")

@@ -22,6 +22,7 @@ from pbem.mail import mailer
 from pbem.play import clock, computers, pace, records
 from pbem.play import vacations
 from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import LINK, token_of
 from tests.support.games import GAMES
 
@@ -47,7 +48,7 @@ def fast(app):
 
 def create(app, *players, on_timeout="wait", days=None, drop_after=3, rules="duel",
            options=None):
-    game, _host = playing.create_game(rules, list(players), options or {"rounds": 3}, seed=7,
+    game, _host = creation.create_game(rules, list(players), options or {"rounds": 3}, seed=7,
                                       host_email="host@example.org",
                                       pace={"days": days, "on_timeout": on_timeout,
                                             "drop_after": drop_after})
@@ -126,7 +127,7 @@ def test_a_decision_takes_its_whole_time_whatever_the_hand(app):
     level_time = bots.LEVELS[2].seconds
     took = {}
     for seed in range(60):
-        game, _host = playing.create_game("duel", [ANN, {"computer": 2}], {"rounds": 3},
+        game, _host = creation.create_game("duel", [ANN, {"computer": 2}], {"rounds": 3},
                                           seed=seed)
         rules, state = store.rules_of(game), store.state_of(game)
         attack = min(rules.legal_actions(state, 0), key=lambda a: a["card"])
@@ -430,7 +431,7 @@ def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
     import requests
     from tests.conftest import free_port
     from tests.support.gunicorn_server import Gunicorn
-    game, _host = playing.create_game(rules_name, [ANN, {"computer": 1}], {}, seed=11)
+    game, _host = creation.create_game(rules_name, [ANN, {"computer": 1}], {}, seed=11)
     env = {"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
            "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_SERVER": "127.0.0.1",
            "PBEM_MAIL_PORT": str(smtp.port), "PBEM_BOT_ITERATIONS": "1",

@@ -14,13 +14,14 @@ from pbem.log import store
 from pbem.play import pace
 from pbem.play import hosting
 from pbem.play import moves as playing
+from pbem.play import creation
 
 MINUTE = dt.timedelta(minutes=1)
 PLAYERS = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(3)]
 
 
 def new_game(rules_name, seed, on_timeout="auto"):
-    game, _ = playing.create_game(rules_name, PLAYERS, seed=seed, host_email="host@example.org",
+    game, _ = creation.create_game(rules_name, PLAYERS, seed=seed, host_email="host@example.org",
                                   pace={"days": 2, "on_timeout": on_timeout, "drop_after": 9})
     return game
 

@@ -16,6 +16,7 @@ from pbem.mail import mailer
 from pbem.play import choices, clock, home, pace
 from pbem.play import hosting, vacations
 from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import token_of
 
 DAY = dt.timedelta(days=1)
@@ -25,7 +26,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 def new_game(on_timeout="wait", days=1.0, drop_after=3):
     pace_ = {"days": days, "on_timeout": on_timeout, "drop_after": drop_after} if days else None
-    game, token = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=HOST,
+    game, token = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=HOST,
                                       pace=pace_)
     return game, token
 
@@ -195,7 +196,7 @@ def home_token(smtp, address):
 def test_the_hosts_home_lists_the_games_they_host_and_mails_the_host_link(app, client, smtp):
     app.config["RENEW_INTERVAL"] = 300
     game, _ = new_game("wait", days=1)
-    other, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=4,
+    other, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=4,
                                    host_email="someone@example.org")
     assert home.has_games(HOST)                 # a host who plays nothing gets a home link
     pace.run_pass(seat(game, 0).deadline + dt.timedelta(seconds=1))

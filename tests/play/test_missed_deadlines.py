@@ -11,6 +11,7 @@ from pbem.log import store
 from pbem.play import clock, fresh, pace
 from pbem.play import hosting, vacations
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.present import seat as seat_view
 
 DAY = dt.timedelta(days=1)
@@ -18,7 +19,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 
 def new_game(on_timeout="auto", drop_after=2):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
                                   host_email="host@example.org",
                                   pace={"days": 1.0, "on_timeout": on_timeout,
                                         "drop_after": drop_after})

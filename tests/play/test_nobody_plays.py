@@ -12,6 +12,7 @@ import pytest
 from pbem.db.models import Event, Game, Outbox, Seat
 from pbem.log import store
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import hosting
 from tests.conftest import token_of
 
@@ -23,7 +24,7 @@ ENDLESS = {"rounds": 200_000}
 
 
 def endless_game() -> Game:
-    game, _ = playing.create_game("duel", PLAYERS, ENDLESS, seed=3, host_email=HOST,
+    game, _ = creation.create_game("duel", PLAYERS, ENDLESS, seed=3, host_email=HOST,
                                   pace={"days": 1.0, "on_timeout": "auto", "drop_after": 1})
     return game
 

@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from pbem.play import moves as playing, records
+from pbem.play import creation
 from pbem.play import clock, pace
 from pbem.play import hosting, vacations
 from pbem.mail import mailer
@@ -21,7 +22,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 
 def new_game(on_timeout="auto", days=1.0, drop_after=3, host_email="host@example.org"):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=host_email,
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email=host_email,
                                 pace={"days": days, "on_timeout": on_timeout,
                                       "drop_after": drop_after})
     return game
@@ -390,7 +391,7 @@ def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout
     rng = random.Random(f"{rules_name}-{on_timeout}")
     count = 4 if rules_name == "tigris_cards" else 2   # four hands empty the deck sooner
     players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(count)]
-    game, _ = playing.create_game(rules_name, players, seed=rng.randrange(10**6),
+    game, _ = creation.create_game(rules_name, players, seed=rng.randrange(10**6),
                                 host_email="host@example.org",
                                 pace={"days": 2, "on_timeout": on_timeout, "drop_after": 2})
     rules = store.rules_of(game)
@@ -443,7 +444,7 @@ def test_two_pace_processes_at_the_same_moment_both_succeed_and_act_once(app, da
     import os
     import subprocess
     import sys
-    games = [playing.create_game("assyria", PLAYERS, seed=i, host_email="host@example.org",
+    games = [creation.create_game("assyria", PLAYERS, seed=i, host_email="host@example.org",
                                pace={"days": 1, "on_timeout": "auto"})[0] for i in range(4)]
     asked = max(s.asked_at for s in Seat.select().where(Seat.asked_at.is_null(False)))
     from pbem.db.models import db

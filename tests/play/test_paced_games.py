@@ -22,6 +22,7 @@ from pbem.log import store
 from pbem.mail import mailer
 from pbem.play import clock, pace
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.present.times import when
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
@@ -60,7 +61,7 @@ def texts(smtp, address) -> list[str]:
 def test_a_silent_seat_and_the_host_are_told_the_truth_through_the_weeks(app, client, smtp,
                                                                         rules_name):
     rng = random.Random(11)
-    game, _host_token = playing.create_game(
+    game, _host_token = creation.create_game(
         rules_name, PLAYERS, seed=11, host_email="host@example.org",
         pace={"days": 1.0, "on_timeout": "auto", "drop_after": 2})
     rules = store.rules_of(game)

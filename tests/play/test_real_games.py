@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from pbem.play import moves as playing, records
+from pbem.play import records
+from pbem.play import creation
 from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import is_forced
@@ -31,7 +32,7 @@ def no_forced_move_left(rules, state, seat, actions, waiting):
                                                for count in player_counts(RULES[name])])
 def test_random_play_through_the_store(app, rules_name, count):
     rng = random.Random(f"{rules_name}-{count}")
-    game, _ = playing.create_game(rules_name, players(count), seed=rng.randrange(10**9))
+    game, _ = creation.create_game(rules_name, players(count), seed=rng.randrange(10**9))
     game = play_at_random(game, MOVES, rng, no_forced_move_left)
     assert game.seq > 0 and store.verify(game) == []
     assert Event.select().where(Event.game == game).count() == game.seq + 1

@@ -10,7 +10,7 @@ import threading
 
 import requests
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Link, Outbox, utcnow
@@ -40,7 +40,7 @@ def link_mails(game) -> int:
 
 
 def started(smtp):
-    game, _ = playing.create_game("duel", PLAYERS, seed=3)
+    game, _ = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     return game, token_of(smtp.inbox.last_link("ann@example.org"))
 

@@ -14,7 +14,7 @@ import pytest
 from pbem.db.models import Event, HomeKey, Link, Message, OptOut, Outbox, Seat, utcnow
 from pbem.log import store
 from pbem.mail import mailer
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import optout, pace
 from pbem.present import action_key
 from tests.conftest import set_link_ages, token_of
@@ -28,7 +28,7 @@ OPTOUT = re.compile(r"http://pbem\.test/optout/[A-Za-z0-9_.\-]+")
 @pytest.fixture
 def hosted(app, smtp):
     """A running duel with a host: (game, host token); its first mails sent."""
-    game, host_token = playing.create_game("duel", PLAYERS, seed=2, options={"rounds": 3},
+    game, host_token = creation.create_game("duel", PLAYERS, seed=2, options={"rounds": 3},
                                            host_email="host@example.org")
     mailer.send_due()
     return game, host_token

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from pbem.play import moves as playing, records
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.play import talk
@@ -16,7 +17,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
 
 
 def started(smtp, seed=3):
-    game, _ = playing.create_game("duel", PLAYERS, seed=seed)
+    game, _ = creation.create_game("duel", PLAYERS, seed=seed)
     mailer.send_due()
     return game, token_of(smtp.inbox.last_link("ann@example.org"))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import records
 from pbem.mail import mailer
 from pbem.log import check, store, undo
@@ -20,7 +21,7 @@ CHANGING = ("seq", "undo")
 
 
 def start(smtp, seed=4):
-    game, _host = playing.create_game("tigris_cards", PLAYERS, seed=seed)
+    game, _host = creation.create_game("tigris_cards", PLAYERS, seed=seed)
     mailer.send_due()
     rules = store.rules_of(game)
     seat = rules.to_act(store.state_of(game))[0]

@@ -17,7 +17,7 @@ from pbem.mail import context, mailer
 from pbem.play import clock, links, talk
 from pbem.play import vacations
 from pbem.play import home as home_link
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.present import presenter_for
 from pbem.present import seat as seat_view
 from pbem.present.times import when
@@ -37,7 +37,7 @@ def test_players_back_prints_a_rounded_number_of_days(app):
 
 
 def test_mail_send_counts_the_seats_dropped(app, smtp):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
                                   pace={"days": 1, "on_timeout": "auto", "drop_after": 1})
     ann = Seat.get(Seat.game == game.id, Seat.index == 0)
     later = ann.deadline + dt.timedelta(minutes=1)
@@ -47,7 +47,7 @@ def test_mail_send_counts_the_seats_dropped(app, smtp):
 
 
 def card_game():
-    game, _ = playing.create_game("tigris_cards", PLAYERS, seed=3)
+    game, _ = creation.create_game("tigris_cards", PLAYERS, seed=3)
     return game, store.state_of(game)["active"]
 
 
@@ -66,7 +66,7 @@ def test_what_your_move_did_lists_every_action_of_the_turn(app, client):
 
 
 def test_the_home_page_counts_only_the_others_messages(app):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3)
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3)
     talk.post(game.id, 0, "good luck")
     entries = {s.index: seat_view.home_entry(s) for s in Seat.select().where(Seat.game == game.id)}
     assert entries[0]["messages"] == 0 and entries[1]["messages"] == 1
@@ -76,7 +76,7 @@ def test_the_home_page_counts_only_the_others_messages(app):
 
 
 def test_host_page_mail_rows_say_which_mail_each_is(app, client, smtp):
-    playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email="host@example.org")
+    creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3, host_email="host@example.org")
     mailer.send_due()
     body = smtp.inbox.text(smtp.inbox.to("host@example.org")[0])
     page = client.get("/host/" + body.split("/host/")[1].split()[0]).get_data(as_text=True)
@@ -100,7 +100,7 @@ def test_the_card_games_holdings_lines_without_leaders_in_the_supply(app):
 
 
 def test_one_time_format_in_the_readers_language_on_pages_and_in_mails(app, client, smtp):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
                                   pace={"days": 2, "on_timeout": "wait", "drop_after": 3})
     Seat.update(language="hu").where(Seat.game == game.id, Seat.index == 1).execute()
     mailer.send_due()

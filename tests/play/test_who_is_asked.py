@@ -13,6 +13,7 @@ import html
 import pytest
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from pbem.games import RULES
 from pbem.db.models import Event
@@ -44,7 +45,7 @@ def through_the_store(rules_name: str, state: dict, steps) -> list:
     """Play `steps` from a game whose snapshot is `state`; after each: the seats the game waits
     for and, for each event it wrote, (seat, automatic)."""
     rules = RULES[rules_name]
-    game, _ = playing.create_game(rules_name, seats(state["players"]), seed=1)
+    game, _ = creation.create_game(rules_name, seats(state["players"]), seed=1)
     game.state = rules.dump(state)
     game.save()
     seen = []
@@ -201,7 +202,7 @@ def test_cards_standing_answers_answer_whatever_the_hand(app):
 
 def test_tigris_turn_page_shows_the_standing_answer_and_its_button(app, client):
     from pbem.play import links
-    game, _ = playing.create_game("tigris", seats(2), seed=5)
+    game, _ = creation.create_game("tigris", seats(2), seed=5)
     token = links.issue(app.config["SECRET_KEY"], game, 0, 3600)
     page = html.unescape(client.get(f"/turn/{token}").get_data(as_text=True))
     assert "Standing answer for revolts and wars on other players' turns:" in page

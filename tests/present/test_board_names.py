@@ -159,12 +159,12 @@ def test_the_turn_mail_spells_the_board_out_row_by_row(app, rules_name):
     from pbem.db.models import Outbox, db
     from pbem.log import store
     from pbem.mail import compose
-    from pbem.play import moves as playing
+    from pbem.play import creation
     with app.app_context():
         db.connect(reuse_if_open=True)
         people = [{"name": "Anna", "email": f"{rules_name}-anna@example.org", "language": "hu"},
                   {"name": "Bob", "email": f"{rules_name}-bob@example.org", "language": "en"}]
-        game, _ = playing.create_game(rules_name, people, seed=6)
+        game, _ = creation.create_game(rules_name, people, seed=6)
         texts = {row.recipient: compose.render(row).body_text for row in
                  Outbox.select().where(Outbox.game == game, Outbox.kind == "turn")}
         state = store.state_of(game)

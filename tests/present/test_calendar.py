@@ -11,13 +11,14 @@ from pbem.log import store
 from pbem.play import choices, clock, home
 from pbem.play import hosting, vacations
 from pbem.play import moves as playing
+from pbem.play import creation
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 PLAYERS = [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}]
 
 
 def new_game(pace_days=1.0):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=5,
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=5,
                                   host_email="host@example.org",
                                   pace=None if pace_days is None else
                                   {"days": pace_days, "on_timeout": "wait", "drop_after": 3})

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import records
 from pbem.mail import mailer
 from pbem.log import check, store
@@ -84,7 +85,7 @@ def play_through_the_web(seen: Seen, game_id: int) -> tuple[list[str], list[str]
 
 def test_the_commitment_is_published_from_the_start_and_the_secrets_only_at_the_end(
         app, client, smtp):
-    game, _host = playing.create_game("duel", PLAYERS)
+    game, _host = creation.create_game("duel", PLAYERS)
     seen = Seen(client, smtp)
     invitations = [text for text in seen.mails()
                    if "invites you to play" in text or "meghív, hogy" in text]
@@ -109,7 +110,7 @@ def test_the_commitment_is_published_from_the_start_and_the_secrets_only_at_the_
 
 
 def finished_record(rules="duel", seed=11, moves=200):
-    game, _host = playing.create_game(rules, PLAYERS, seed=seed)
+    game, _host = creation.create_game(rules, PLAYERS, seed=seed)
     rules_ = store.rules_of(game)
     for _ in range(moves):
         game = store.get_game(game.id)

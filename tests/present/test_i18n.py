@@ -16,7 +16,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.games.base import GAME_PACKAGES
@@ -146,7 +146,7 @@ def live_token(game, seat_index: int, inbox, email: str) -> str | None:
 @pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
 def test_pages_and_mail_render_in_both_languages(app, client, smtp, rules_name):
     rng = random.Random(rules_name)
-    game, host_token = playing.create_game(rules_name, PLAYERS, seed=5,
+    game, host_token = creation.create_game(rules_name, PLAYERS, seed=5,
                                          host_email="host@example.org")
     game = play_at_random(game, 12, rng)
     mailer.send_due()
@@ -184,7 +184,7 @@ def test_pages_and_mail_render_in_both_languages(app, client, smtp, rules_name):
 
 def test_game_over_mail_and_pages_in_both_languages(app, client, smtp):
     """Finished games: the ranking, the chart, the archive and the over mail."""
-    game, _ = playing.create_game("assyria", PLAYERS, seed=9)
+    game, _ = creation.create_game("assyria", PLAYERS, seed=9)
     game = play_at_random(game, 2000, random.Random(9))
     assert game.status == "over"
     mailer.send_due()

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 import pytest
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import links
 from pbem.mail import compose
 from pbem.play import announce
@@ -167,7 +168,7 @@ CHECKPOINTS = {1, 8, 40, 150}   # moves (of the game's own length) at which ever
 def play_and_check(client, app, rules_name, players, seed, checkpoints=CHECKPOINTS,
                    max_moves=20_000):
     rng = random.Random(seed)
-    game, _ = playing.create_game(rules_name, PLAYERS[:players], seed=seed)
+    game, _ = creation.create_game(rules_name, PLAYERS[:players], seed=seed)
     rules = store.rules_of(game)
     sensitive = {"checks": 0, "redrawn": 0}
     moves = 0
@@ -243,14 +244,14 @@ def test_the_check_catches_a_leak(app, client, monkeypatch):
         return payload
 
     monkeypatch.setattr(api, "turn_payload", leaky)
-    game, _ = playing.create_game("duel", PLAYERS[:3], seed=5)
+    game, _ = creation.create_game("duel", PLAYERS[:3], seed=5)
     with pytest.raises(AssertionError, match="the api of seat 0 changes"):
         check_no_leak(client, app, game, random.Random(1), {"checks": 0, "redrawn": 0})
 
 
 def test_a_running_games_replay_shows_no_other_holdings(app, client, monkeypatch):
     """Were the replay to show every seat's holdings before the end, the check would see it."""
-    game, _ = playing.create_game("duel", PLAYERS[:2], seed=5)
+    game, _ = creation.create_game("duel", PLAYERS[:2], seed=5)
     real_render = replay_module.render
 
     def everything(game, seat, base, **kwargs):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from pbem.db.models import Event, utcnow
 from tests.conftest import play_at_random
@@ -20,7 +20,7 @@ def age(game, **delta):
 
 
 def test_the_home_page_says_who_plays_whose_turn_and_how_long(client):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=1, title="Friday game")
+    game, _ = creation.create_game("tigris", PLAYERS, seed=1, title="Friday game")
     age(game, days=3, hours=2)
     page = client.get("/").get_data(as_text=True)
     assert "Friday game" in page and "Tigris &amp; Euphrates · Ann, Bob · move 0" in page
@@ -32,7 +32,7 @@ def test_the_home_page_says_who_plays_whose_turn_and_how_long(client):
 
 
 def test_the_archive_names_the_winner(client):
-    game, _ = playing.create_game("duel", PLAYERS, seed=2)
+    game, _ = creation.create_game("duel", PLAYERS, seed=2)
     game = play_at_random(game, 50, random.Random(2))
     assert game.status == "over"
     result = store.rules_of(game).result(store.state_of(game))

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import links
 from pbem import present
 from pbem.log import store
@@ -38,7 +38,7 @@ def turn_path(app, game) -> tuple[str, int]:
 def test_every_turn_page_stays_under_64_kb(app, client, rules_name):
     rng = random.Random(rules_name)
     for count in (2, 4):
-        game, _ = playing.create_game(rules_name, players(count), seed=rng.randrange(10**6))
+        game, _ = creation.create_game(rules_name, players(count), seed=rng.randrange(10**6))
         for moves in (0, 30, 30):
             game = play_at_random(game, moves, rng)
             if game.status != "running":
@@ -50,7 +50,7 @@ def test_every_turn_page_stays_under_64_kb(app, client, rules_name):
 
 
 def test_the_tigris_opening_is_light_though_it_has_hundreds_of_moves(app, client):
-    game, _ = playing.create_game("tigris", players(4), seed=5)
+    game, _ = creation.create_game("tigris", players(4), seed=5)
     path, seat = turn_path(app, game)
     assert len(RULES["tigris"].legal_actions(store.state_of(game), seat)) > 300
     text = client.get(path).get_data(as_text=True)
@@ -60,7 +60,7 @@ def test_the_tigris_opening_is_light_though_it_has_hundreds_of_moves(app, client
 
 
 def test_without_javascript_a_move_is_two_short_steps_and_is_recorded(app, client):
-    game, _ = playing.create_game("tigris", players(3), seed=8)
+    game, _ = creation.create_game("tigris", players(3), seed=8)
     path, seat = turn_path(app, game)
     first = client.get(path).get_data(as_text=True)
     picks = [html.unescape(p) for p in PICK.findall(first)]
@@ -84,7 +84,7 @@ def test_without_javascript_a_move_is_two_short_steps_and_is_recorded(app, clien
 
 
 def test_a_bad_pick_or_taps_are_refused_without_a_write(app, client):
-    game, _ = playing.create_game("tigris", players(2), seed=8)
+    game, _ = creation.create_game("tigris", players(2), seed=8)
     path, _seat = turn_path(app, game)
     answer = client.get(f"{path}?pick=hand:purple")
     assert answer.status_code == 400 and b"cannot be chosen now" in answer.data
@@ -96,7 +96,7 @@ def test_a_bad_pick_or_taps_are_refused_without_a_write(app, client):
 
 
 def test_the_confirm_bar_asks_what_a_move_sets_off(app, client):
-    game, _ = playing.create_game("tigris", players(2), seed=2)
+    game, _ = creation.create_game("tigris", players(2), seed=2)
     path, _seat = turn_path(app, game)
     said = client.get(f"{path}/says?taps=leader:king+sq:6-7").get_json()
     assert said == {"label": "Place your king on H7", "says": "P0 placed their king on H7."}

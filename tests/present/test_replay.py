@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from pbem.play import moves as playing, records
+from pbem.play import records
+from pbem.play import creation
 from pbem.play import links
 from pbem.mail import mailer
 from pbem.log import chain, store
@@ -26,7 +27,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 
 def test_every_step_is_the_state_the_log_replays_to(app):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=3)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=3)
     game = play_at_random(game, 70, random.Random(3))
     rules = store.rules_of(game)
     expected = {event.seq: rules.dump(state) for event, state in store.replay(game)}
@@ -39,7 +40,7 @@ def test_every_step_is_the_state_the_log_replays_to(app):
 
 
 def test_the_first_step_is_the_setup(app):
-    game, _ = playing.create_game("duel", PLAYERS, seed=1)
+    game, _ = creation.create_game("duel", PLAYERS, seed=1)
     state, _ = replay_module.state_at(game, 0)
     assert state == store.rules_of(game).setup(2, 1, {"rounds": 2, "open_hands": False})
 
@@ -53,7 +54,7 @@ def controls(page: str) -> dict:
 
 
 def test_spectators_step_through_with_links_and_forms(app, client):
-    game, _ = playing.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
+    game, _ = creation.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
     game = play_at_random(game, 4, random.Random(2))
     base = f"/games/{game.id}/replay"
     page = client.get(f"{base}?step=1").get_data(as_text=True)
@@ -78,7 +79,7 @@ def test_spectators_step_through_with_links_and_forms(app, client):
 
 
 def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
-    game, _ = playing.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
+    game, _ = creation.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
     mailer.send_due()
     first = token_of(smtp.inbox.last_link("ann@example.org"))
     game = play_at_random(game, 1, random.Random(2))              # Ann attacked: Bob is to act
@@ -107,7 +108,7 @@ def test_players_replay_their_own_view_from_their_last_link(app, client, smtp):
 
 
 def test_a_finished_game_shows_everything(app, client):
-    game, _ = playing.create_game("duel", PLAYERS, seed=2)
+    game, _ = creation.create_game("duel", PLAYERS, seed=2)
     game = play_at_random(game, 50, random.Random(2))
     assert game.status == "over"
     page = client.get(f"/games/{game.id}/replay?step=1").get_data(as_text=True)

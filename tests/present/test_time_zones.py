@@ -11,7 +11,7 @@ from flask_babel import force_locale
 
 from pbem.db.models import PlayerSettings, Seat, utcnow
 from pbem.mail import mailer
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests.web.test_home import home_token
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -19,7 +19,7 @@ ANN, BOB = "ann@example.org", "bob@example.org"
 
 def paced_game(first: dict, second: dict, seed: int = 1):
     """A duel with a pace of 3 days: `first` (seat 0) is asked at once, with a deadline."""
-    game, _ = playing.create_game("duel", [first, second], seed=seed,
+    game, _ = creation.create_game("duel", [first, second], seed=seed,
                                   pace={"days": 3, "on_timeout": "wait", "drop_after": 3})
     seat = Seat.get(Seat.game == game.id, Seat.index == 0)
     assert seat.deadline is not None
@@ -115,7 +115,7 @@ def test_the_turn_and_host_pages_write_the_deadline_in_their_readers_zone(app, c
     zone, host_zone = "Asia/Tokyo", "America/Los_Angeles"
     PlayerSettings.create(email=ANN, time_zone=zone, created_at=utcnow())
     PlayerSettings.create(email="host@example.org", time_zone=host_zone, created_at=utcnow())
-    game, host_token = playing.create_game(
+    game, host_token = creation.create_game(
         "duel", [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}], seed=1,
         host_email="host@example.org", pace={"days": 3, "on_timeout": "wait", "drop_after": 3})
     deadline = Seat.get(Seat.game == game.id, Seat.index == 0).deadline

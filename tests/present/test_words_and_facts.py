@@ -9,6 +9,7 @@ import random
 import re
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.games import RULES
@@ -43,7 +44,7 @@ def panel(html: str) -> dict[str, str]:
 
 
 def test_a_tigris_conflict_marks_who_must_act_everywhere(app, client, smtp):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=7)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=7)
     game, state = to_a_conflict(game)
     mailer.send_due()
     rules = store.rules_of(game)
@@ -91,7 +92,7 @@ def test_singular_and_plural_in_the_log():
 
 
 def test_mail_breaks_only_links_and_counts_days(app, app_with, smtp):
-    playing.create_game("duel", PLAYERS[:2], seed=1)
+    creation.create_game("duel", PLAYERS[:2], seed=1)
     mailer.send_due()
     mail = smtp.inbox.to("ann@example.org")[-1]
     html = mail.get_body(preferencelist=("html",)).get_content()
@@ -103,7 +104,7 @@ def test_mail_breaks_only_links_and_counts_days(app, app_with, smtp):
 
 def test_a_short_link_age_says_one_day(app_with, smtp):
     app_with(smtp.port, LINK_MAX_AGE=3600)
-    playing.create_game("duel", PLAYERS[:2], seed=1)
+    creation.create_game("duel", PLAYERS[:2], seed=1)
     mailer.send_due()
     text = smtp.inbox.text(smtp.inbox.to("ann@example.org")[-1])
     assert "at most 1 day)" in text and "0 days" not in text
@@ -126,7 +127,7 @@ def test_pass_says_it_ends_the_turn(app):
 @pytest.mark.slow
 def test_a_finished_replay_calls_no_other_hand_yours(app, client, smtp):
     from tests.conftest import play_at_random
-    game, _ = playing.create_game("tigris_cards", PLAYERS[:2], seed=4)
+    game, _ = creation.create_game("tigris_cards", PLAYERS[:2], seed=4)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
     game = play_at_random(game, 20000, random.Random(4))     # to the end, however long

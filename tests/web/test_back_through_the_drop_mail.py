@@ -13,6 +13,7 @@ from pbem.log import store
 from pbem.play import computers
 from pbem.play import hosting
 from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import LINK, token_of
 
 MINUTE = dt.timedelta(minutes=1)
@@ -21,7 +22,7 @@ PLAYERS = [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}]
 
 
 def new_game(on_timeout: str):
-    game, _ = playing.create_game("duel", PLAYERS, {"rounds": 20}, seed=3,
+    game, _ = creation.create_game("duel", PLAYERS, {"rounds": 20}, seed=3,
                                   host_email="host@example.org",
                                   pace={"days": 1.0, "on_timeout": on_timeout, "drop_after": 1})
     return game

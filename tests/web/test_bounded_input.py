@@ -7,6 +7,7 @@ import json
 import pytest
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event
@@ -30,7 +31,7 @@ def first_link(smtp, game):
 
 @pytest.fixture
 def duel_game(app, smtp):
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     seat, token = first_link(smtp, game)
     return game, token, host_token
 
@@ -39,7 +40,7 @@ def duel_game(app, smtp):
 
 @pytest.mark.parametrize("rules", ["tigris", "tigris_cards"])
 def test_an_action_with_an_extra_key_is_refused_and_writes_nothing(app, client, smtp, rules):
-    game, _ = playing.create_game(rules, PLAYERS, seed=5)
+    game, _ = creation.create_game(rules, PLAYERS, seed=5)
     seat, token = first_link(smtp, game)
     before = events(game)
     padded = {"type": "pass", "note": "x" * 20_000}

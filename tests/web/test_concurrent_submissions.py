@@ -5,7 +5,7 @@ import threading
 
 import requests
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event
@@ -16,7 +16,7 @@ SUBMISSIONS = 32
 
 
 def test_parallel_submissions_of_one_link_make_exactly_one_event(app, smtp, database_url):
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=3)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))

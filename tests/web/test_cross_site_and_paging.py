@@ -8,7 +8,7 @@ import pytest
 from pbem.db.models import Event, Game, OptOut, utcnow
 from pbem.log import store
 from pbem.mail import mailer, urls
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.web.games import ARCHIVE_PAGE
 from tests.conftest import token_of
 
@@ -22,7 +22,7 @@ CROSS_SITE = [{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example
 
 @pytest.fixture
 def live(app, smtp):
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
     return game, token_of(smtp.inbox.last_link(PLAYERS[seat]["email"])), host_token
@@ -71,7 +71,7 @@ def test_the_one_click_unsubscribe_works_from_the_mailbox_providers_site(live, c
 
 
 def _finished_games(count: int) -> list[int]:
-    game, _ = playing.create_game("duel", PLAYERS, seed=3)
+    game, _ = creation.create_game("duel", PLAYERS, seed=3)
     fields = {k: v for k, v in game.__data__.items() if k != "id"}
     ids = []
     for _n in range(count):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import links
 from pbem.mail import mailer
 from pbem.log import store
@@ -23,7 +23,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email":
 
 @pytest.fixture
 def started(app, smtp):
-    game, _ = playing.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
+    game, _ = creation.create_game("duel", PLAYERS, seed=2, options={"rounds": 3})
     mailer.send_due()
     return game, token_of(smtp.inbox.last_link("ann@example.org"))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event, Link
@@ -15,7 +16,7 @@ PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
 
 @pytest.fixture
 def started(app, client, smtp):
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
     return game, token, host_token

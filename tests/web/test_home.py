@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import home, pace
 from pbem.play import vacations
 from pbem.mail import mailer
@@ -20,11 +20,11 @@ ANN, BOB, CY = "ann@example.org", "bob@example.org", "cy@example.org"
 
 def games_for_ann():
     """Three running games of Ann's: her turn in two, not in the third."""
-    first, _ = playing.create_game("duel", [{"name": "Ann", "email": ANN},
+    first, _ = creation.create_game("duel", [{"name": "Ann", "email": ANN},
                                           {"name": "Bob", "email": BOB}], seed=1)
-    second, _ = playing.create_game("duel", [{"name": "Ann", "email": "Ann@Example.org"},
+    second, _ = creation.create_game("duel", [{"name": "Ann", "email": "Ann@Example.org"},
                                            {"name": "Cy", "email": CY}], seed=2)
-    third, _ = playing.create_game("duel", [{"name": "Bob", "email": BOB},
+    third, _ = creation.create_game("duel", [{"name": "Bob", "email": BOB},
                                           {"name": "Ann", "email": ANN}], seed=3)
     return first, second, third
 
@@ -96,7 +96,7 @@ def test_play_now_opens_the_turn_and_spends_the_mailed_link(client, smtp):
     assert client.post(f"/me/{token}/games/{third.id}/play").headers["Location"].endswith(
         f"/me/{token}/games/{third.id}")
     # a game she does not play is not found
-    stranger, _ = playing.create_game("duel", [{"name": "Bob", "email": BOB},
+    stranger, _ = creation.create_game("duel", [{"name": "Bob", "email": BOB},
                                              {"name": "Cy", "email": CY}], seed=4)
     assert client.post(f"/me/{token}/games/{stranger.id}/play").status_code == 404
     assert client.get(f"/me/{token}/games/{stranger.id}").status_code == 404

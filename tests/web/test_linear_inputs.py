@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.log import store
 from pbem.db.models import Event
 from pbem import inputs
@@ -76,7 +76,7 @@ def test_ordinary_numbers_are_read():
 
 @pytest.fixture
 def live_token(app, client, smtp):
-    game, _ = playing.create_game("duel", PLAYERS, seed=3)
+    game, _ = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     seat = store.rules_of(game).to_act(store.state_of(store.get_game(game.id)))[0]
     token = token_of(smtp.inbox.last_link(PLAYERS[seat]["email"]))

@@ -16,7 +16,7 @@ from pbem.log import store
 from pbem.mail import mailer
 from pbem.play import choices, fresh, home, optout, pace
 from pbem.play import hosting
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.present import action_key
 from tests.conftest import token_of
 
@@ -29,7 +29,7 @@ UNTRUE_FOR_A_DROPPED_SEAT = ("This link has been used", "We email you whenever i
 
 
 def new_game(on_timeout="wait", drop_after=3, days=1.0):
-    game, host = playing.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
+    game, host = creation.create_game("duel", PLAYERS, {"rounds": 3}, seed=3,
                                      host_email="host@example.org",
                                      pace={"days": days, "on_timeout": on_timeout,
                                            "drop_after": drop_after})

@@ -9,7 +9,7 @@ import pytest
 
 from pbem.db.models import Game, Outbox
 from pbem.mail import mailer
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import choices
 from pbem.present import action_key
 from tests.conftest import token_of
@@ -53,7 +53,7 @@ def test_new_answers_the_same_for_an_opted_out_address(production, smtp):
 
 def test_the_first_mail_to_a_new_address_has_a_fixed_subject_and_the_hosts_address(
         app, client, smtp):
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                            {"name": "Bob", "email": "bob@example.org"}],
                                   seed=2, title="Free money inside!!!",
                                   host_email="host@example.org")
@@ -70,7 +70,7 @@ def test_the_first_mail_to_a_new_address_has_a_fixed_subject_and_the_hosts_addre
     payload = client.get(f"/api/turn/{token}").get_json()
     client.post(f"/turn/{token}", data={"seq": str(payload["seq"]),
                                         "action": action_key(payload["actions"][0])})
-    playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                  {"name": "Cy", "email": "cy@example.org"}],
                         seed=3, title="Friday game", host_email="host@example.org")
     mailer.send_due()

@@ -7,7 +7,7 @@ import logging
 
 import requests
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer, urls
 from pbem.log import store
 from pbem.logs import GunicornLogger, redact
@@ -24,7 +24,7 @@ def secret_parts(token: str) -> list[str]:
 
 
 def test_gunicorn_and_flask_logs_redact_every_token(app, smtp, database_url):
-    game, host_token = playing.create_game("duel", PLAYERS, seed=3)
+    game, host_token = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
     optout = urls.optout_url("a@b.org").rsplit("/", 1)[1]          # a short one

@@ -1,7 +1,7 @@
 """The host's form to create a game, and the public pages."""
 from __future__ import annotations
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Game
@@ -32,7 +32,7 @@ def test_new_game_form_says_what_is_wrong(client):
 
 
 def test_spectator_page_shows_no_hand(client):
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "a@x.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "a@x.org"},
                                          {"name": "Bob", "email": "b@x.org"}], seed=2)
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
     state = store.state_of(game)

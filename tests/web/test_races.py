@@ -10,7 +10,7 @@ import threading
 from pbem.db.models import HomeRequest, Message, Outbox, Vacation, db
 from pbem.mail import mailer
 from pbem.play import fresh, talk
-from pbem.play import moves as playing
+from pbem.play import creation
 from tests.conftest import token_of
 
 PARALLEL = 32
@@ -54,7 +54,7 @@ def in_parallel(app, work) -> list:
 
 
 def game_with_mail(smtp):
-    game, _ = playing.create_game("duel", PLAYERS, seed=3)
+    game, _ = creation.create_game("duel", PLAYERS, seed=3)
     mailer.send_due()
     return game
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import home
 from pbem.mail import mailer
 from pbem.log import store
@@ -39,7 +39,7 @@ def action_controls(html: str) -> list[str]:
 @pytest.fixture(params=sorted(GAMES))
 def played(request, app, smtp):
     """A game of each kind some moves in, and the first link Ann was mailed (spent since)."""
-    game, _ = playing.create_game(request.param, PLAYERS, seed=5)
+    game, _ = creation.create_game(request.param, PLAYERS, seed=5)
     mailer.send_due()
     first = token_of(smtp.inbox.last_link("ann@example.org"))
     game = play_at_random(game, GAMES[request.param], random.Random(7))

@@ -8,7 +8,8 @@ from pbem.errors import Refusal
 from pbem.games import IllegalAction
 from pbem.log import store
 from pbem.mail import mailer
-from pbem.play import limits, links, moves as playing, pace, talk
+from pbem.play import limits, links, pace, talk
+from pbem.play import creation
 from pbem import validate
 from tests.conftest import token_of
 
@@ -24,7 +25,7 @@ def _misplaced_leader(game, seat):
 
 
 def _started(smtp):
-    game, _ = playing.create_game("tigris", PLAYERS, seed=5)
+    game, _ = creation.create_game("tigris", PLAYERS, seed=5)
     mailer.send_due()
     seat = store.rules_of(game).to_act(store.state_of(game))[0]
     email = PLAYERS[seat]["email"]

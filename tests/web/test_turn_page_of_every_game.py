@@ -16,7 +16,7 @@ from pbem.db.models import Game
 from pbem.games import RULES
 from pbem.log import store
 from pbem.play import links
-from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.present.titles import game_name
 from tests.support.games import GAMES
 
@@ -29,7 +29,7 @@ SEQ = re.compile(r'name="seq" value="(\d+)"')
 def test_every_seat_asked_plays_from_its_turn_page(app, client, name):
     rules = RULES[name]
     players = max(rules.min_players, min(3, rules.max_players))
-    game, _ = playing.create_game(name, PLAYERS[:players], seed=4)
+    game, _ = creation.create_game(name, PLAYERS[:players], seed=4)
     rng, posted = random.Random(4), 0
     while posted < MOVES:
         game = Game.get_by_id(game.id)

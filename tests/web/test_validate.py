@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from pbem.play import moves as playing, records
+from pbem.play import records
+from pbem.play import creation
 from pbem.log import store
 from pbem import validate
 from pbem.db.models import Game, Outbox
@@ -54,7 +55,7 @@ def test_four_long_tigris_names_get_a_shortened_default_title(client):
 
 
 def test_addresses_are_normalised_and_names_trimmed(app):
-    game, _ = playing.create_game("duel", [{"name": "  Ann ", "email": "Ann@EXAMPLE.org"},
+    game, _ = creation.create_game("duel", [{"name": "  Ann ", "email": "Ann@EXAMPLE.org"},
                                          {"name": "Bob", "email": "bob@example.org"}],
                                 host_email="Host@Example.ORG")
     seats = list(game.seats.order_by(store.Seat.index))
@@ -78,7 +79,7 @@ def test_the_store_refuses_whatever_entry_calls_it(app):
             ([{"name": "A", "email": "a@x.org"}, {"name": "B", "email": "b@x.org"}], "", "h\r@x.org"),
             ([{"name": "A", "email": LONG_EMAIL}, {"name": "B", "email": "b@x.org"}], "", "")]:
         with pytest.raises(ValueError):
-            playing.create_game("duel", players, title=title, host_email=host)
+            creation.create_game("duel", players, title=title, host_email=host)
     assert Game.select().count() == 0
 
 
@@ -118,7 +119,7 @@ def test_games_create_shortens_a_long_default_title(cli):
     ({"name": "Bob"}, "T" * 201, "at most 200"),
 ])
 def test_games_import_refuses_poisoned_records(cli, tmp_path, seat, title, words):
-    game, _ = playing.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+    game, _ = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
                                          {"name": "Bob", "email": "bob@example.org"}], seed=4)
     record = records.export_game(game)
     record["seats"][1] = {**record["seats"][1], **seat}

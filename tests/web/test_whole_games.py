@@ -7,6 +7,7 @@ import random
 import re
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Game, Outbox
@@ -27,7 +28,7 @@ def live_link(client, inbox, players):
 
 
 def test_invitations_and_first_link_are_emailed(app, smtp):
-    game, _ = playing.create_game("duel", PLAYERS[:2], seed=1, host_email="host@example.org")
+    game, _ = creation.create_game("duel", PLAYERS[:2], seed=1, host_email="host@example.org")
     assert mailer.send_due()["sent"] == 4
     headlines = [smtp.inbox.headline(m) for m in smtp.inbox.messages]
     assert sum("invites you" in s for s in headlines) == 2
@@ -40,7 +41,7 @@ def test_invitations_and_first_link_are_emailed(app, smtp):
 
 def test_play_to_the_end_through_the_json_api(app, client, smtp):
     players = PLAYERS[:3]
-    game, _ = playing.create_game("duel", players, seed=7)
+    game, _ = creation.create_game("duel", players, seed=7)
     rng = random.Random(7)
     moves = 0
     while True:
@@ -76,7 +77,7 @@ FORM_ACTION = re.compile(r'(?:name="action" value|<option value)="([^"]+)"')
 
 def test_play_to_the_end_through_the_html_forms(app, client, smtp):
     players = PLAYERS[:2]
-    game, _ = playing.create_game("duel", players, seed=11, options={"rounds": 3})
+    game, _ = creation.create_game("duel", players, seed=11, options={"rounds": 3})
     while True:
         mailer.send_due()
         if Game.get_by_id(game.id).status == "over":
@@ -98,7 +99,7 @@ def test_play_to_the_end_through_the_html_forms(app, client, smtp):
 def test_forced_moves_are_applied_and_marked_automatic(app, client, smtp, duel):
     # find a deal where the defender holds no card higher than the attacker's best
     for seed in range(50):
-        game, _ = playing.create_game("duel", PLAYERS[:2], seed=seed)
+        game, _ = creation.create_game("duel", PLAYERS[:2], seed=seed)
         state = store.state_of(game)
         attack = max(state["hands"][0])
         if all(card < attack for card in state["hands"][1]):

@@ -10,7 +10,8 @@ import click
 from flask import current_app
 
 from ...mail import urls
-from ...play import hosting, moves, outbox, pace, records, webhooks
+from ...play import hosting, outbox, pace, records, webhooks
+from ...play import creation
 from ...log import store
 from ...db.models import Game
 from ...errors import Refusal
@@ -26,7 +27,7 @@ def games_group():
 
 def _parse_player(raw: str) -> dict:
     try:
-        computer = moves.computer_seat(raw)
+        computer = creation.computer_seat(raw)
     except Refusal as exc:
         raise click.BadParameter(str(exc)) from None
     if computer is not None:
@@ -89,7 +90,7 @@ def games_create(rules, players, options, seed, title, host_email, language, pac
         chosen = _parse_pace(pace_days, on_timeout, drop_after)
         hook = webhooks.check_optional(webhook)      # refused before anything is created
         with outbox.transaction():
-            game, host_token = moves.create_game(rules, parsed, opts, seed=seed, title=title,
+            game, host_token = creation.create_game(rules, parsed, opts, seed=seed, title=title,
                                                  host_email=host_email, pace=chosen)
             webhooks.attach(game, hook)
     except (ValueError, click.BadParameter) as exc:

@@ -15,6 +15,7 @@ import pytest
 from flask import render_template
 
 from pbem.play import moves as playing
+from pbem.play import creation
 from pbem.play import links
 from pbem.mail import context
 from pbem.log import store
@@ -69,7 +70,7 @@ def check_page(page: str, actions: list[dict], view: dict) -> None:
 def play_and_check(app, client, count: int, seed: int, moves: int, every: int) -> set:
     rng = random.Random(seed)
     rules = RULES[RULES_NAME]
-    game, _ = playing.create_game(RULES_NAME, players(count), seed=rng.randrange(10**9))
+    game, _ = creation.create_game(RULES_NAME, players(count), seed=rng.randrange(10**9))
     kinds = set()
     for step in range(moves):
         game = store.get_game(game.id)
@@ -121,7 +122,7 @@ def test_taps_are_distinct_in_many_positions_without_pages():
 def test_spectator_page_and_email_picture(app, client):
     rng = random.Random(5)
     rules = RULES[RULES_NAME]
-    game, _ = playing.create_game(RULES_NAME, players(3), seed=77)
+    game, _ = creation.create_game(RULES_NAME, players(3), seed=77)
     for _ in range(60):
         game = store.get_game(game.id)
         state = store.state_of(game)
@@ -146,7 +147,7 @@ def test_spectator_page_and_email_picture(app, client):
 
 
 def test_the_turn_page_speaks_hungarian(app, client):
-    game, _ = playing.create_game(RULES_NAME, players(2), seed=3)
+    game, _ = creation.create_game(RULES_NAME, players(2), seed=3)
     start = store.state_of(game)["active"]            # the start player is drawn from the seed
     token = links.issue(app.config["SECRET_KEY"], game, start, 3600)
     page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)
@@ -211,7 +212,7 @@ def test_labels_are_instructions_and_exist_in_hungarian(app):
 
 
 def test_buttons_on_the_hungarian_turn_page_are_instructions(app, client):
-    game, _ = playing.create_game(RULES_NAME, players(2), seed=3)
+    game, _ = creation.create_game(RULES_NAME, players(2), seed=3)
     start = store.state_of(game)["active"]            # the start player is drawn from the seed
     token = links.issue(app.config["SECRET_KEY"], game, start, 3600)
     page = client.get(f"/turn/{token}?lang=hu").get_data(as_text=True)
