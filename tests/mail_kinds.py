@@ -18,7 +18,7 @@ from pathlib import Path
 from pbem.db.models import Seat
 from pbem.log import store
 from pbem.mail import kinds, mailer
-from pbem.play import announce, fresh, pace, talk
+from pbem.play import digest, fresh, pace, talk
 from pbem.play import moves as playing
 from pbem.play import creation
 
@@ -80,7 +80,7 @@ def every_kind(client, smtp) -> list[EmailMessage]:
                  if s.index in rules.to_act(store.state_of(game)))
     assert client.post("/me", data={"email": asked.email}).status_code == 200   # home link
     with playing.outbox.transaction():
-        announce.send_digest(asked.email)
+        digest.send_digest(asked.email)
     counts = mailer.send_due()
     assert not counts["failed"] and not counts["retry"], counts
     messages = list(smtp.inbox.messages)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from . import announce, clock, moves, outbox, webhooks
+from . import announce, clock, digest, moves, outbox, webhooks
 from ..log import store
 from ..db.database import database_now, is_sqlite, lost_connection
 from ..errors import Refusal
@@ -53,7 +53,7 @@ def run_pass(now: dt.datetime | None = None) -> dict:
             log.exception("pace: game %s could not be settled", game_id)
             _record_failure(game_id, exc)
             counts["failed"] += 1
-    counts["digests"] = announce.digest_pass(now)
+    counts["digests"] = digest.digest_pass(now)
     return counts
 
 

@@ -9,7 +9,7 @@ from pbem.play import creation
 from pbem.play import home, pace
 from pbem.play import vacations
 from pbem.mail import mailer
-from pbem.play import announce
+from pbem.play import digest
 from pbem.log import store
 from pbem.db.models import Link, Outbox, PlayerSettings, Seat
 from tests.conftest import LINK, token_of
@@ -143,13 +143,13 @@ def test_the_digest_lists_every_waiting_game_once_a_day(client, smtp):
     assert pace.run_pass(day.replace(hour=6, minute=1))["digests"] == 1
     assert pace.run_pass(day.replace(hour=9))["digests"] == 0  # once a day
     mailer.send_due()
-    [digest] = [m for m in smtp.inbox.to(ANN) if "wait for you" in m["Subject"]]
-    text = smtp.inbox.text(digest)
+    [mail] = [m for m in smtp.inbox.to(ANN) if "wait for you" in m["Subject"]]
+    text = smtp.inbox.text(mail)
     tokens = [token_of(link) for link in smtp.inbox.links_for(ANN)]
     assert len(tokens) == 2
     assert {client.get(f"/api/turn/{t}").get_json()["game"] for t in tokens} == {first.id, second.id}
     assert third.title in text or "Bob" in text
-    assert announce.digest_pass(day + dt.timedelta(days=1, hours=1)) == 1   # the next day again
+    assert digest.digest_pass(day + dt.timedelta(days=1, hours=1)) == 1   # the next day again
 
 
 def test_vacation_from_the_home_page(client, smtp):
