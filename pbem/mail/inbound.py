@@ -11,26 +11,25 @@ lost, and the work and memory of reading any message stay bounded whatever its s
 address is read strictly (one plain address: no encoded word, route, group, comment or
 trailing text); the Authentication-Results as RFC 8601 says (pbem/mail/authresults.py).
 
-The IMAP client is the standard `imaplib`: a handled message is flagged, then moved or deleted,
+The IMAP client is IMAPClient: a handled message is flagged, then moved or deleted,
 so that it is never read twice (and a message read twice all the same is applied once: its
 Message-ID). A pass reads for at most IMAP_BUDGET seconds: the rest waits for the next one.
 """
 from __future__ import annotations
 
 import hashlib
-import html
-import imaplib
 import logging
 import re
 import ssl
 import time
-from email import message_from_bytes, policy
-from email.message import Message
 
 from flask import current_app
+from imapclient import DELETED, FLAGGED, SEEN, IMAPClient
+from imapclient.exceptions import IMAPClientError
 
 from ..play import replies, reply_address
 from . import authresults
+from .reply_text import Malformed, reply_lines, text_of
 
 log = logging.getLogger(__name__)
 
@@ -41,19 +40,11 @@ READ_HEADERS = {name.lower() for name in (
     "Auto-Submitted", "Precedence", "Content-Type", "Content-Transfer-Encoding",
     "Authentication-Results")}
 ROBOTS = ("mailer-daemon", "postmaster")
-WROTE = ("wrote:", "írta:", "schrieb:", "a écrit :", "a écrit:", "scrisse:", "escribió:")
-ON = re.compile(r"^on\s", re.IGNORECASE)
-SEPARATORS = re.compile(r"^(-{2,}\s*(original message|eredeti üzenet|forwarded message)"
-                        r"\s*-{2,}|_{10,}|-{10,})\s*$", re.IGNORECASE)
-HEADER_BLOCK = re.compile(r"^(from|feladó|von|de)\s*:\s", re.IGNORECASE)
-READ_LINES = replies.MAX_LINES + 1
 
 HEAD_LIMIT = 64 * 1024        # bytes of header block read; a longer one is refused
 HEADER_LIMIT = 8 * 1024       # characters of one header field read; a longer one is refused
 KEPT_EACH = 20                # fields of one name read (the topmost ones)
 BODY_LIMIT = 16 * 1024        # bytes of the body given to the MIME parser
-TEXT_LIMIT = 16 * 1024        # characters of the reply's text part read
-MAX_MULTIPARTS = 10           # multipart parts (nested or not) in what the MIME parser reads
 
 # One plain address as pbem keeps players' addresses (ASCII, email-validator's dot-atoms).
 ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
@@ -63,11 +54,6 @@ PLAIN_ADDRESS = re.compile(rf"\s*({ADDR_SPEC})\s*")
 NAMED_ADDRESS = re.compile(r'\s*(?:"(?:[^"\\\r\n]|\\.)*"|[^"<>()\[\]\\,;:@\r\n]*)\s*'
                            rf"<({ADDR_SPEC})>\s*")
 ADDRESS_LIKE = re.compile(r"[^\s<>,;:\"()\[\]]+@[^\s<>,;:\"()\[\]]+")
-
-
-class Malformed(ValueError):
-    """A message that cannot be read within bounds, or that the `email` package cannot make
-    sense of."""
 
 
 # -- reading one message ------------------------------------------------------------------------------
@@ -162,7 +148,9 @@ def _parse(raw: bytes, recipients, envelope_sender: str | None) -> replies.Reply
     key = head.first("Message-ID") or hashlib.sha256(raw).hexdigest()
     automatic = why_automatic(head, sender, envelope_sender)
     authenticated = is_authenticated(head, sender)
-    lines = [] if automatic else reply_lines(text_of(head, raw[body_at:body_at + BODY_LIMIT]))
+    lines = [] if automatic else reply_lines(text_of(
+        head.first("Content-Type"), head.first("Content-Transfer-Encoding"),
+        raw[body_at:body_at + BODY_LIMIT]))
     return replies.Reply(key=key[:998], sender=sender, reply_ids=reply_ids, lines=lines,
                          automatic=automatic, authenticated=authenticated)
 
@@ -205,131 +193,6 @@ def is_authenticated(head: Head, sender: str) -> bool:
                                sender.rpartition("@")[2])
 
 
-def text_of(head: Head, body: bytes) -> str:
-    """The reply's text: its first text/plain part, else its first text/html part read as
-    text (attachments and attached messages left out), at most TEXT_LIMIT characters."""
-    top = (f"Content-Type: {head.first('Content-Type') or 'text/plain'}\r\n"
-           f"Content-Transfer-Encoding: {head.first('Content-Transfer-Encoding') or '7bit'}"
-           "\r\n\r\n").encode("utf-8", "replace")
-    if (top + body).lower().count(b"multipart/") > MAX_MULTIPARTS:
-        raise Malformed(f"more than {MAX_MULTIPARTS} multipart parts")   # a reply has 1 to 3
-    try:
-        message = message_from_bytes(top + body, policy=policy.compat32)
-        part = _text_part(message)
-        if part is None:
-            return ""
-        payload = part.get_payload(decode=True)
-        charset = part.get_content_charset() or "utf-8"
-    except (RecursionError, ValueError, TypeError, LookupError, IndexError) as exc:
-        raise Malformed(f"{type(exc).__name__}: {exc}"[:200]) from None
-    if not isinstance(payload, bytes):
-        return ""
-    payload = payload[:4 * TEXT_LIMIT]
-    try:
-        text = payload.decode(charset, "replace")
-    except (LookupError, UnicodeError, ValueError, TypeError):  # an unknown charset: UTF-8
-        text = payload.decode("utf-8", "replace")
-    text = text[:TEXT_LIMIT]
-    return html_text(text) if part.get_content_type() == "text/html" else text
-
-
-def _text_part(message: Message) -> Message | None:
-    """The first text/plain leaf of the multipart tree, else its first text/html."""
-    html_part = None
-    stack = [message]
-    while stack:
-        part = stack.pop()
-        if part.get_content_maintype() == "multipart" and part.is_multipart():
-            stack.extend(reversed(part.get_payload()))
-            continue
-        disposition = str(part.get("Content-Disposition", "")).partition(";")[0]
-        if disposition.strip().lower() == "attachment":
-            continue
-        kind = part.get_content_type()
-        if kind == "text/plain":
-            return part
-        if kind == "text/html" and html_part is None:
-            html_part = part
-    return html_part
-
-
-def reply_lines(text: str) -> list[str]:
-    """The first non-empty lines, up to the first empty line, the quoted original ("> ...",
-    "On ... wrote:", a forwarded header block) or the signature ("-- ")."""
-    found: list[str] = []
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n", 4 * READ_LINES)
-    for index, raw in enumerate(lines[:4 * READ_LINES]):
-        if raw.rstrip("\n") in ("-- ", "--") or raw.strip() == "--":
-            break
-        line = " ".join(raw[:2000].split())
-        if not line:
-            if found:
-                break
-            continue
-        following = lines[index + 1][:2000].strip() if index + 1 < len(lines) else ""
-        if (line.startswith(">") or _wrote(line) or SEPARATORS.match(line)
-                or HEADER_BLOCK.match(line) or (ON.match(line) and _wrote(following))):
-            break
-        found.append(line[:300])
-        if len(found) >= READ_LINES:
-            break
-    return found
-
-
-def _wrote(line: str) -> bool:
-    """ "On ... wrote:" and its kin in other languages (the line that opens a quote)."""
-    return line.lower().rstrip().endswith(WROTE)
-
-
-BREAKS = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table"}
-HIDDEN = {"style", "script", "head", "title"}
-QUOTE_CLASSES = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote",
-                 "divrplyfwdmsg", "appendonsend", "gmail_signature", "moz-signature")
-TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)([^<>]*)>")   # stops at the next "<": linear
-MARKS = re.compile(r"""\b(?:class|id)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""", re.IGNORECASE)
-
-
-def html_text(markup: str) -> str:
-    """HTML to lines of text, up to the first quoted part (blockquote, a mail client's quote
-    or reply header): what an HTML-only reply wrote above the original. One pass: each
-    character is looked at a bounded number of times (html.parser, by contrast, scans to the
-    end of the text again for each unclosed tag)."""
-    parts: list[str] = []
-    hidden = 0
-    position = 0
-    while position < len(markup):
-        opening = markup.find("<", position)
-        if opening < 0:
-            opening = len(markup)
-        if not hidden:
-            parts.append(html.unescape(markup[position:opening]).replace("\n", " "))
-        if opening == len(markup):
-            break
-        if markup.startswith("<!--", opening):
-            closing = markup.find("-->", opening + 4)
-            if closing < 0:
-                break
-            position = closing + 3
-            continue
-        tag = TAG.match(markup, opening)
-        if tag is None:                        # a "<" that opens no tag: text
-            if not hidden:
-                parts.append("<")
-            position = opening + 1
-            continue
-        position = tag.end()
-        closing, name = tag.group(1) == "/", tag.group(2).lower()
-        if not closing and (name == "blockquote" or any(
-                mark in value.lower() for value in MARKS.findall(tag.group(3))
-                for mark in QUOTE_CLASSES)):
-            break
-        if name in HIDDEN:
-            hidden = max(0, hidden - 1) if closing else hidden + 1
-        if name in BREAKS:
-            parts.append("\n")
-    return "".join(parts)
-
-
 def receive(raw: bytes, recipients=(), envelope_sender: str | None = None) -> str:
     """Handle one message; the outcome in a few words (played, answered, duplicate, ignored:
     why, refused: why). Only a database failure raises: the MTA delivers it again."""
@@ -349,32 +212,26 @@ def receive(raw: bytes, recipients=(), envelope_sender: str | None = None) -> st
 
 # -- an IMAP mailbox -------------------------------------------------------------------------------------
 
-def imap_connection(settings) -> imaplib.IMAP4:
+def imap_connection(settings) -> IMAPClient:
     """Logged in to PBEM_IMAP_HOST (IMAPS unless PBEM_IMAP_TLS=false), the folder selected."""
-    host, port = settings["IMAP_HOST"], int(settings["IMAP_PORT"])
-    timeout = settings.get("MAIL_TIMEOUT", 20)
-    if settings.get("IMAP_TLS", True):
-        connection = imaplib.IMAP4_SSL(host, port, ssl_context=ssl.create_default_context(),
-                                       timeout=timeout)
-    else:
-        connection = imaplib.IMAP4(host, port, timeout=timeout)
+    tls = bool(settings.get("IMAP_TLS", True))
+    client = IMAPClient(settings["IMAP_HOST"], port=int(settings["IMAP_PORT"]), ssl=tls,
+                        ssl_context=ssl.create_default_context() if tls else None,
+                        timeout=settings.get("MAIL_TIMEOUT", 20))
     try:
-        connection.login(settings["IMAP_USER"] or "", settings["IMAP_PASSWORD"] or "")
-        status, answer = connection.select(_quoted(settings["IMAP_FOLDER"] or "INBOX"))
-        if status != "OK":
-            raise imaplib.IMAP4.error(f"cannot open the folder {settings['IMAP_FOLDER']!r}: "
-                                      f"{answer!r}")
+        client.login(settings["IMAP_USER"] or "", settings["IMAP_PASSWORD"] or "")
+        client.select_folder(settings["IMAP_FOLDER"] or "INBOX")
     except BaseException:
-        try:
-            connection.logout()
-        except (OSError, imaplib.IMAP4.error):
-            pass
+        _logout(client)
         raise
-    return connection
+    return client
 
 
-def _quoted(folder: str) -> str:
-    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _logout(client: IMAPClient) -> None:
+    try:
+        client.logout()
+    except (OSError, IMAPClientError):
+        pass
 
 
 IMAP_BUDGET = 10.0            # seconds one pass may read for (the worker sends no mail meanwhile)
@@ -389,40 +246,37 @@ def fetch(limit: int = 50, budget: float = IMAP_BUDGET) -> dict:
     config = current_app.config
     started = time.monotonic()
     counts: dict[str, int] = {}
-    connection = imap_connection(config)
+    client = imap_connection(config)
     try:
-        status, data = connection.uid("SEARCH", None, "UNDELETED", "UNFLAGGED")
-        uids = (data[0] or b"").split() if status == "OK" and data else []
+        uids = client.search(["UNDELETED", "UNFLAGGED"])[:limit]
         done = config.get("IMAP_DONE_FOLDER") or ""
-        for uid in uids[:limit]:
+        for uid in uids:
             if counts and time.monotonic() - started > budget:
-                counts["left for the next pass"] = len(uids[:limit]) - sum(counts.values())
+                counts["left for the next pass"] = len(uids) - sum(counts.values())
                 break
-            outcome = _fetch_one(connection, uid, config["MAX_MAIL_SIZE"])
+            outcome = _fetch_one(client, uid, config["MAX_MAIL_SIZE"])
             word = outcome.split(":")[0]
             counts[word] = counts.get(word, 0) + 1
-            connection.uid("STORE", uid, "+FLAGS", r"(\Flagged \Seen)")
-            if done and connection.uid("COPY", uid, _quoted(done))[0] != "OK":
-                log.warning("replies: cannot copy to %r; the message is deleted", done)
-            connection.uid("STORE", uid, "+FLAGS", r"(\Deleted)")
+            client.add_flags([uid], [FLAGGED, SEEN])
+            if done:
+                try:
+                    client.copy([uid], done)
+                except IMAPClientError:
+                    log.warning("replies: cannot copy to %r; the message is deleted", done)
+            client.add_flags([uid], [DELETED])
         if uids:
-            connection.expunge()
+            client.expunge()
     finally:
-        try:
-            connection.logout()
-        except (OSError, imaplib.IMAP4.error):
-            pass
+        _logout(client)
     return counts
 
 
-def _fetch_one(connection, uid: bytes, limit: int) -> str:
-    status, data = connection.uid("FETCH", uid, "(RFC822.SIZE)")
-    size = re.search(rb"RFC822\.SIZE (\d+)", data[0] or b"") if status == "OK" and data else None
-    if size is None or int(size.group(1)) > limit:
+def _fetch_one(client: IMAPClient, uid: int, limit: int) -> str:
+    size = client.fetch([uid], ["RFC822.SIZE"]).get(uid, {}).get(b"RFC822.SIZE")
+    if size is None or int(size) > limit:
         return f"refused: larger than PBEM_MAX_MAIL_SIZE ({limit} bytes)"
-    status, data = connection.uid("FETCH", uid, "(BODY.PEEK[])")
-    raw = next((item[1] for item in data or [] if isinstance(item, tuple)), None)
-    if status != "OK" or raw is None:
+    raw = client.fetch([uid], ["BODY.PEEK[]"]).get(uid, {}).get(b"BODY[]")
+    if raw is None:
         return "ignored: the server gave no message"
     return receive(raw)
 
@@ -447,7 +301,7 @@ def reply_findings(settings, Finding) -> list:
     where = f"{settings['IMAP_HOST']}:{settings['IMAP_PORT']}"
     try:
         imap_connection(settings).logout()
-    except imaplib.IMAP4.error as exc:
+    except IMAPClientError as exc:
         return found + [Finding("problem", f"the IMAP server {where} refuses the login or the "
                                            f"folder: {exc}")]
     except (OSError, ssl.SSLError) as exc:

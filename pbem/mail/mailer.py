@@ -180,10 +180,15 @@ def _thread_headers(row: Outbox) -> dict:
 
 
 def _reply_to(row: Outbox) -> str | None:
-    """A turn mail's reply address, turns+<id>@... (PBEM_REPLY_ADDRESS), made from its link."""
+    """A turn mail's reply address, turns+<id>@... (PBEM_REPLY_ADDRESS), made from its link;
+    an answer to a reply that was not played keeps the reply address it answers while that
+    mail's link works (its `reply_token`)."""
+    context = row.context or {}
+    if row.template == "reply" and reply_address.enabled() and context.get("reply_token"):
+        return reply_address.address_of(context["reply_token"])
     if row.template != "turn":
         return None
-    return reply_address.reply_to((row.context or {}).get("token") or "")
+    return reply_address.reply_to(context.get("token") or "")
 
 
 def _message(row: Outbox) -> Message:
@@ -476,11 +481,12 @@ def _poll_replies() -> None:
     if not current_app.config.get("IMAP_HOST") or time.monotonic() - _last_poll[0] < IMAP_INTERVAL:
         return
     _last_poll[0] = time.monotonic()
-    import imaplib
+    from imapclient.exceptions import IMAPClientError
+
     from . import inbound
     try:
         counts = inbound.fetch()
-    except (OSError, imaplib.IMAP4.error) as exc:
+    except (OSError, IMAPClientError) as exc:
         log.warning("replies: the IMAP mailbox cannot be read: %s: %s", type(exc).__name__, exc)
         health.replies_read(f"{type(exc).__name__}: {exc}")     # /health and pbem check say so
         return

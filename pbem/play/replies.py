@@ -45,8 +45,9 @@ class Reply:
 
 
 class Answer(Refusal):
-    """A reply that is not played: `what` says why (unknown, illegal, turn_over, stale,
-    nothing, talk), `line` the line concerned."""
+    """A reply that is not played: `what` says why (unknown, illegal, two_codes, turn_over,
+    stale, nothing, talk, other_address), `line` the line concerned (for other_address: the
+    address the answer came from)."""
 
     def __init__(self, what: str, line: str = "", detail: str = ""):
         super().__init__(f"{what}: {line} {detail}".strip(), 422)
@@ -58,20 +59,23 @@ def handle(reply: Reply) -> str:
     ignored: <why> (nothing written, nothing sent)."""
     if reply.automatic:
         return f"ignored: {reply.automatic}"
-    bound = _bound(reply.reply_ids)
+    bound, reply_id = _bound(reply.reply_ids)
     if bound is None:
         return "ignored: not a reply address of a turn mail"
     link = bound.link
     if link.expires_at <= utcnow():
         return "ignored: the reply address is older than its turn link's age"
     seat = Seat.get_or_none(Seat.game == link.game_id, Seat.index == link.seat)
-    if seat is None or address_key(seat.email) != address_key(reply.sender):
-        return "ignored: the sender is not the seat's address"
-    if not reply.authenticated:
-        return "ignored: the sender is not authenticated"
+    if seat is None or not seat.email:
+        return "ignored: the seat has no address"
     key = hashlib.sha256(reply.key.encode("utf-8", "replace")).hexdigest()
     if InboundMail.select().where(InboundMail.key_hash == key).exists():
         return "duplicate"
+    if address_key(seat.email) != address_key(reply.sender):
+        # only the player's own address plays; the player (never the sender) hears of it
+        return _answer(key, bound, seat, Answer("other_address", reply.sender), reply_id)
+    if not reply.authenticated:
+        return "ignored: the sender is not authenticated"
     try:
         with outbox.transaction():
             if not _first_time(key, "played"):
@@ -79,20 +83,21 @@ def handle(reply: Reply) -> str:
             _play(link, reply.lines)
         return "played"
     except Answer as answer:
-        return _answer(key, bound, seat, answer)
+        return _answer(key, bound, seat, answer, reply_id)
     except store.StaleSeq:
-        return _answer(key, bound, seat, Answer("stale", detail="played"))
+        return _answer(key, bound, seat, Answer("stale", detail="played"), reply_id)
     except Refusal as exc:               # the game is gone, its rules are not on this server
         return f"ignored: {exc}"
 
 
-def _bound(reply_ids: list[str]) -> ReplyAddress | None:
+def _bound(reply_ids: list[str]) -> tuple[ReplyAddress | None, str]:
+    """The first reply address of ours the message was sent to, and its id."""
     for reply in reply_ids:
         found = (ReplyAddress.select(ReplyAddress, Link).join(Link)
                  .where(ReplyAddress.id_hash == hash_id(reply)).first())
         if found is not None:
-            return found
-    return None
+            return found, reply
+    return None, ""
 
 
 def _first_time(key: str, outcome: str) -> bool:
@@ -115,6 +120,7 @@ def _play(link: Link, lines: list[str]) -> None:
     if len(lines) > MAX_LINES:
         raise Answer("unknown", lines[MAX_LINES], f"at most {MAX_LINES} lines")
     played_for_you: list[str] = []     # codes of this seat's moves the server played at once
+    last_codes: list[str] = []         # the codes of the last position the seat was asked in
     for line in lines:
         said = SAY.match(line)
         if said:
@@ -134,8 +140,11 @@ def _play(link: Link, lines: list[str]) -> None:
             played_for_you.remove(normal(line))   # the player wrote a move that was forced
             continue
         if not asked:
-            raise Answer("turn_over", line)
+            raise Answer("turn_over" if _any_code(last_codes, line) else "unknown", line)
+        last_codes = codes
         if index is None:
+            if _two_codes(codes, line):
+                raise Answer("two_codes", line)
             raise Answer("illegal" if _any_code(codes, line) else "unknown", line)
         try:
             applied = moves.act(game.id, link.seat, actions[index], game.seq, link_id=link.id)
@@ -163,6 +172,14 @@ def _any_code(codes: list[str], line: str) -> bool:
     return any(code.split()[0].lower() == word for code in codes if code.split())
 
 
+def _two_codes(codes: list[str], line: str) -> bool:
+    """Whether `line` is a code of this position followed by what looks like another code:
+    two moves written on one line."""
+    words = line.split()
+    return any(match(codes, " ".join(words[:cut])) is not None
+               and _any_code(codes, " ".join(words[cut:])) for cut in range(1, len(words)))
+
+
 def _check_live(link: Link, game) -> None:
     """The mail's link must still work: else the answer says the move was made or a newer
     mail was sent."""
@@ -173,14 +190,15 @@ def _check_live(link: Link, game) -> None:
         raise Answer("stale", detail="expired")
 
 
-def _answer(key: str, bound: ReplyAddress, seat: Seat, answer: Answer) -> str:
+def _answer(key: str, bound: ReplyAddress, seat: Seat, answer: Answer, reply_id: str) -> str:
     """One answer to the seat's own address, recorded with the reply's key so that the same
     message is never answered twice; at most one per reply address in ANSWER_EVERY and
     ANSWERS_PER_DAY per address, else nothing is written or sent (forged replies to an old
     address cannot fill its player's mailbox). Answers never count against the player's daily
-    quota of turn mail (pbem/mail/mailer.py)."""
+    quota of turn mail (pbem/mail/mailer.py). While the turn mail's link still works, the
+    answer says Reply-To that mail's reply address, so answering it plays as well."""
     try:
-        return _answer_once(key, bound, seat, answer, utcnow())
+        return _answer_once(key, bound, seat, answer, reply_id, utcnow())
     except _Duplicate:
         return "duplicate"
 
@@ -189,7 +207,7 @@ class _Duplicate(Exception):
     """The reply's key was recorded meanwhile (the same message delivered twice at once)."""
 
 
-def _answer_once(key: str, bound: ReplyAddress, seat: Seat, answer: Answer,
+def _answer_once(key: str, bound: ReplyAddress, seat: Seat, answer: Answer, reply_id: str,
                  now: dt.datetime) -> str:
     link = bound.link
     with outbox.transaction():
@@ -209,9 +227,11 @@ def _answer_once(key: str, bound: ReplyAddress, seat: Seat, answer: Answer,
         if not _first_time(key, "answered"):
             raise _Duplicate
         game = store.get_game(link.game_id)
+        live = answer.what != "stale" and Link.get_by_id(link.id).spent_at is None
         outbox.queue(game, seat.index, ANSWER_KIND, seat.email, "reply", seat.language,
                      what=answer.what, line=printable(answer.line)[:200],
-                     detail=printable(answer.detail)[:300], seq=game.seq)
+                     detail=printable(answer.detail)[:300], seq=game.seq,
+                     reply_token=reply_id if live else "")
     return "answered"
 
 

@@ -14,7 +14,7 @@ import pytest
 from pbem.db.models import InboundMail, Message, Outbox
 from pbem.log import store
 from pbem.play import announce, outbox
-from pbem.mail import inbound, mailer
+from pbem.mail import inbound, mailer, reply_text
 from tests.fuzz import mails
 from tests.mail.test_replies import (asked, dovecot, email_of, events, replying,  # noqa: F401
                                      nothing_written)
@@ -85,9 +85,9 @@ def test_each_hostile_shape_costs_linear_work_and_flat_memory_up_to_1_mib(replyi
 
 
 def test_a_long_html_reply_is_read_through_its_first_lines(replying):
-    text = inbound.html_text("<div>pass<br>say: hi &amp; bye</div><p></p>" + "<a " * 100_000)
-    assert inbound.reply_lines(text) == ["pass", "say: hi & bye"]
-    assert inbound.reply_lines(inbound.html_text(
+    text = reply_text.html_text("<div>pass<br>say: hi &amp; bye</div><p>&nbsp;</p>" + "<a " * 100_000)
+    assert reply_text.reply_lines(text) == ["pass", "say: hi & bye"]
+    assert reply_text.reply_lines(reply_text.html_text(
         "<html><head><style>p {}</style></head><body><div class='x'>red F7<br>pass</div>"
         "<div class=\"gmail_quote\">On Monday pbem wrote:<blockquote>blue A1</blockquote>"
         "</div></body></html>")) == ["red F7", "pass"]
@@ -128,7 +128,9 @@ def test_the_worker_reads_hostile_mail_from_imap_in_work_linear_in_its_size(aske
         if before is not None:
             factor = -(-size // before[2])
             assert calls <= 2 * factor * before[0], (size, calls, before)
-            assert peak <= 1.5 * before[1] + 2 * size, (size, peak, before)   # + the mail read
+            # + the mail read: IMAPClient holds its literal, the parsed response and the bytes
+            # handed on, three copies of one message at most (linear in its size)
+            assert peak <= 1.5 * before[1] + 3 * size, (size, peak, before)
         before = calls, peak, size
     assert InboundMail.select().count() == 0 and Message.select().count() == 0
 
@@ -139,7 +141,9 @@ def test_an_imap_pass_stops_reading_once_its_budget_is_spent(asked, smtp, replyi
         replying.config[key] = value if key != "IMAP_TLS" else False
     for number in range(3):
         dovecot.deliver(mails.reply(mail["Reply-To"], "mallory@evil.example", [codes[0]]))
-    assert inbound.fetch(budget=0) == {"ignored": 1, "left for the next pass": 2}
+    # the first stranger's answer is told to the seat's own address; the rest, within the
+    # hour, are ignored (one note per reply address an hour)
+    assert inbound.fetch(budget=0) == {"answered": 1, "left for the next pass": 2}
     assert dovecot.count("INBOX") == 2
     assert inbound.fetch() == {"ignored": 2}
     assert dovecot.count("INBOX") == 0
@@ -153,10 +157,14 @@ def test_a_from_that_only_a_lenient_parser_reads_as_the_player_plays_nothing(ask
     before = events(game)
     sender = mails.forged_from(email_of(seat))[number]
     outcome = inbound.receive(mails.reply(mail["Reply-To"], sender, [codes[0]]))
-    assert outcome.startswith("ignored"), (sender, outcome)
+    assert outcome.startswith("ignored") or outcome == "answered", (sender, outcome)
     mailer.send_due()
-    assert nothing_written(game, before) and InboundMail.select().count() == 0
-    assert Outbox.select().where(Outbox.template == "reply").count() == 0
+    assert nothing_written(game, before)
+    # at most one note, and only to the seat's own address: where its answers must come from
+    notes = list(Outbox.select().where(Outbox.template == "reply"))
+    assert len(notes) == (outcome == "answered")
+    assert all(n.recipient == email_of(seat) and n.context["what"] == "other_address"
+               for n in notes)
 
 
 @pytest.mark.parametrize("sender", ["{a}", "<{a}>", "Ann Player <{a}>", '"Player, Ann" <{a}>',

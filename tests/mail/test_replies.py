@@ -24,7 +24,7 @@ import pytest
 from pbem.db.models import Event, InboundMail, Message, Outbox, ReplyAddress
 from pbem.games.codes import codes_of, normal
 from pbem.log import store
-from pbem.mail import inbound, mailer
+from pbem.mail import inbound, mailer, reply_text
 from pbem.play import creation
 from pbem.play import outbox, reply_address
 from tests.conftest import Inbox, free_port, token_of
@@ -267,15 +267,20 @@ def nothing_written(game, before):
     return events(game) == before and Message.select().count() == 0
 
 
-def test_a_reply_from_another_address_writes_and_sends_nothing(asked, smtp):
+def test_a_reply_from_another_address_plays_nothing_and_tells_the_seats_own_address(asked,
+                                                                                    smtp):
     game, seat, mail, codes = asked
-    before, mails = events(game), len(smtp.inbox.messages)
-    reply = client_reply(mail, [codes[0]], sender="Mallory <mallory@example.net>")
-    assert inbound.receive(reply.as_bytes()).startswith("ignored: the sender")
+    before = events(game)
+    reply = client_reply(mail, [codes[0]], sender="Ann at work <ann.work@example.net>")
+    assert inbound.receive(reply.as_bytes()) == "answered"
+    again = client_reply(mail, [codes[0]], sender="Ann at work <ann.work@example.net>")
+    assert inbound.receive(again.as_bytes()).startswith("ignored")     # one note an hour
     mailer.send_due()
-    assert nothing_written(game, before) and len(smtp.inbox.messages) == mails
-    assert InboundMail.select().count() == 0 and Outbox.select().where(
-        Outbox.template == "reply").count() == 0
+    assert nothing_written(game, before)
+    assert smtp.inbox.to("ann.work@example.net") == []          # never to the stranger
+    [note] = answers(smtp, email_of(seat))
+    text = " ".join(Inbox.text(note).split())
+    assert "came from ann.work@example.net" in text and f"Only answers from {email_of(seat)}" in text
 
 
 def test_the_sender_address_matches_whatever_its_case(asked, smtp):
@@ -287,7 +292,7 @@ def test_the_sender_address_matches_whatever_its_case(asked, smtp):
 @pytest.mark.parametrize("lines,what", [
     (["dance the tango"], "This line of your answer was not understood: dance the tango"),
     (["start 9,9"], "This move is not possible now: start 9,9"),
-    ([0, "hut 2,2"], "Your turn was over before this line of your answer: hut 2,2")])
+    ([0, 1], "Your turn was over before this line of your answer: {1}")])
 def test_an_unknown_or_illegal_code_writes_nothing_and_is_answered_once(asked, smtp, lines, what):
     game, seat, mail, codes = asked
     before = events(game)
@@ -298,8 +303,9 @@ def test_an_unknown_or_illegal_code_writes_nothing_and_is_answered_once(asked, s
     assert nothing_written(game, before)
     [answer] = answers(smtp, email_of(seat))
     text = Inbox.text(answer)
-    assert what in text and "Your codes now:" in text and codes[0] in text
-    assert answer["Auto-Submitted"] == "auto-generated" and answer["Reply-To"] is None
+    assert what.format(*codes) in text and "Your codes now:" in text and codes[0] in text
+    # the mail's link still works: answering the refusal plays as answering the turn mail
+    assert answer["Auto-Submitted"] == "auto-generated" and answer["Reply-To"] == mail["Reply-To"]
 
 
 def test_a_reply_to_a_spent_mail_is_answered_that_the_move_was_made(asked, smtp):
@@ -378,13 +384,13 @@ def test_a_trusted_authserv_must_vouch_for_the_senders_domain(asked, smtp, reply
 
 def test_reply_lines_stop_at_the_quote_the_signature_and_the_first_empty_line():
     text = ("\n  red   F7 \nsay: good luck\n\nSent from my phone\n> quoted\n")
-    assert inbound.reply_lines(text) == ["red F7", "say: good luck"]
-    assert inbound.reply_lines("pass\nOn Tue, 1 Dec 2026, pbem <\npbem@x> wrote:\n> x") == ["pass"]
-    assert inbound.reply_lines("pass\n-- \nAnn") == ["pass"]
-    assert inbound.reply_lines("pass\n-----Original Message-----\nFrom: pbem") == ["pass"]
-    assert inbound.reply_lines("pass\n2026. dec. 1. 14:00 pbem ezt írta:\n> x") == ["pass"]
-    assert inbound.reply_lines("> only a quote") == []
-    assert inbound.html_text("<p>red F7</p><p>pass</p><blockquote>king A1</blockquote>"
+    assert reply_text.reply_lines(text) == ["red F7", "say: good luck"]
+    assert reply_text.reply_lines("pass\nOn Tue, 1 Dec 2026, pbem <\npbem@x> wrote:\n> x") == ["pass"]
+    assert reply_text.reply_lines("pass\n-- \nAnn") == ["pass"]
+    assert reply_text.reply_lines("pass\n-----Original Message-----\nFrom: pbem") == ["pass"]
+    assert reply_text.reply_lines("pass\n2026. dec. 1. 14:00 pbem ezt írta:\n> x") == ["pass"]
+    assert reply_text.reply_lines("> only a quote") == []
+    assert reply_text.html_text("<p>red F7</p><p>pass</p><blockquote>king A1</blockquote>"
                              ).split() == ["red", "F7", "pass"]
 
 

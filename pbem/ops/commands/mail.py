@@ -103,14 +103,16 @@ def mail_receive(recipients, sender):
 def mail_fetch():
     """Read the replies waiting in the IMAP mailbox (PBEM_IMAP_HOST, ...) once: each is played
     or answered, then flagged and moved to PBEM_IMAP_DONE_FOLDER or deleted."""
-    import imaplib
     import ssl
+
+    from imapclient.exceptions import IMAPClientError
+
     from ...mail import inbound
     if not current_app.config.get("IMAP_HOST"):
         raise click.ClickException("PBEM_IMAP_HOST is not set: there is no mailbox to read")
     try:
         counts = inbound.fetch()
-    except (OSError, ssl.SSLError, imaplib.IMAP4.error) as exc:
+    except (OSError, ssl.SSLError, IMAPClientError) as exc:
         health.replies_read(one_line(exc))         # /health and pbem check say so
         raise click.ClickException(f"the IMAP server cannot be read: {one_line(exc)}") from None
     except Exception as exc:  # noqa: BLE001 - the message stays in the mailbox for next time
