@@ -83,3 +83,37 @@ def test_the_seat_s_own_legal_actions_are_legal_in_the_determinized_state(name):
                 made = rules.determinize(rules.view(state, seat), seat, random.Random(seat))
                 assert canonical(rules.legal_actions(made, seat)) == \
                     canonical(rules.legal_actions(state, seat))
+
+
+def public_record(name: str, state) -> dict:
+    """What a careful player writes down from the public log, read from a full state: every
+    player's Tigris points and treasures and the tiles laid face up out of the game (by
+    colour), every card game victory pile by colour."""
+    if name == "tigris":
+        swapped = state.get("swapped")
+        return {"points": state["points"], "treasures": state["treasures_taken"],
+                "out face up": None if swapped is None else
+                {c: n - swapped[c] for c, n in state["out"].items()}}
+    if name == "tigris_cards":
+        from pbem.games.tigris_cards.cards import face_of
+        return {"piles": [sorted(face_of(card) for card in pile) for pile in state["piles"]]}
+    return {}
+
+
+@pytest.mark.parametrize("name", ["tigris", "tigris_cards"])
+def test_every_imagined_state_agrees_with_the_public_record(name):
+    """Our ruling: what the log says in public (points and treasures as scored, the tiles laid
+    face up, the cards placed on victory piles) is in every view, and every determinized state
+    keeps it, with hidden scoring and closed piles too."""
+    rules = engine(name)
+    checked = 0
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed in range(GAMES):
+            for state, _ in spread_positions(rules, players, seed):
+                expected = public_record(name, state)
+                for seat in range(players):
+                    made = rules.determinize(rules.view(state, seat), seat,
+                                             random.Random(seed * 7 + seat))
+                    assert public_record(name, made) == expected, (players, seed, seat)
+                    checked += 1
+    assert checked >= 20

@@ -5,19 +5,21 @@ Inferred from the view (public, or the seat's own):
   each monument, the declined squares, the unification tile, the tile placed in the action under
   way; whose turn it is, how many actions are done, the decision or conflict waiting (all of it
   is in the view) and so the steps left of the action;
-- the seat's own hand, points, treasures and standing answers; each player's catastrophes,
-  hand size and (with open scoring, or at the end) points and treasures;
+- the seat's own hand and standing answers; each player's catastrophes, hand size, points by
+  colour and treasures (announced in the log as they are scored, so in every view);
 - who committed tiles this turn: a player not on turn whose hand holds fewer than 6 tiles
   (only committing empties a hand between one's own turns); committed tiles are refilled;
+- the tiles out of the game by colour that were laid face up (committed in conflicts, removed
+  in wars, destroyed by catastrophes: version 3 views count them apart from the swapped ones;
+  in older views only the attacker's tiles of the conflict under way are known);
 - the tiles not seen: each colour's total, less the board (face-down tiles too), the seat's
-  hand and the tiles the attacker has just committed in the conflict under way.
+  hand and the tiles out of the game laid face up.
 Drawn at random (from `rng`) among the tiles not seen: the other hands (their sizes kept), the
-order and content of the bag (its size kept), and the colours of the tiles out of the game
-(their number kept; swapped tiles leave face down, and the state does not tell the ones laid
-face up in earlier conflicts from them). The treasures taken by the others (those not on the
-board nor the seat's own) are dealt among them at random.
-Not known and not drawn: the others' hidden points are taken to be the seat's own (the most even
-guess), their standing answers are "ask me", and the seed is drawn (it is spent at setup).
+order and content of the bag (its size kept), and the colours of the swapped tiles (their
+number kept: they leave face down). Views that hide the others' treasures (none now) would have
+them dealt among those players at random.
+Not known and not drawn: the others' standing answers are "ask me", and the seed is drawn (it
+is spent at setup).
 """
 from __future__ import annotations
 
@@ -46,9 +48,12 @@ def determinize(view: dict, seat: int, rng: random.Random, standing: dict) -> di
     conflict = view["conflict"]
     decision = DECISIONS[conflict and conflict["kind"]]
     pending = conflict and decision.from_public(conflict)
-    known_out = {color: 0 for color in COLORS}
-    if decision.conflict and pending["committed"][0]:    # the attacker's tiles, face up
-        known_out[decision.tile_colour(pending)] += pending["committed"][0]
+    if "out_by_colour" in view:         # version 3: every tile laid face up out of the game
+        known_out = dict(view["out_by_colour"])
+    else:
+        known_out = {color: 0 for color in COLORS}
+        if decision.conflict and pending["committed"][0]:    # the attacker's tiles, face up
+            known_out[decision.tile_colour(pending)] += pending["committed"][0]
     bag, out = deal_unseen(view, seat, rng, board, hands, known_out)
     state = {
         "players": players,
@@ -77,6 +82,8 @@ def determinize(view: dict, seat: int, rng: random.Random, standing: dict) -> di
         state["version"] = view["version"]
         state["standing"] = [dict(view["standing"]) if s == seat else dict(standing)
                              for s in range(players)]
+    if "out_by_colour" in view:         # version 3: the swapped tiles, apart
+        state["swapped"] = {color: out[color] - known_out[color] for color in COLORS}
     return state
 
 
@@ -132,8 +139,8 @@ def deal_unseen(view: dict, seat: int, rng: random.Random, board: list[str],
 
 
 def points_of(view: dict, seat: int) -> list[dict]:
-    """Points shown (the seat's own; everybody's with open scoring or at the end); the others'
-    hidden points taken to be the seat's own."""
+    """Every player's points as the view shows them (views before they counted them from the
+    log: the others' taken to be the seat's own)."""
     return [dict(p["points"]) if "points" in p else dict(view["points"])
             for p in view["players"]]
 

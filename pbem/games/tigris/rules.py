@@ -34,9 +34,11 @@ def N_(message: str) -> str:
 
 # --- Setup -------------------------------------------------------------------
 
-def new_state(players: int, seed: int, options: dict, version: int = 2) -> dict:
+def new_state(players: int, seed: int, options: dict, version: int = 3) -> dict:
     """Start temples with treasures, the shuffled bag, 6 tiles each, seat 0 to begin.
-    Version 2 adds the players' standing answers (version 1 states have none)."""
+    Version 2 adds the players' standing answers (version 1 states have none); version 3 keeps
+    apart the tiles swapped out of the game (face down, their colours secret) from the rest of
+    the tiles out of the game (laid face up: their colours public)."""
     rng = random.Random(seed)
     board = [EMPTY] * SQUARES
     for i in START_TEMPLES:
@@ -71,6 +73,8 @@ def new_state(players: int, seed: int, options: dict, version: int = 2) -> dict:
     if version >= 2:
         state["version"] = version
         state["standing"] = [{decision: "ask" for decision in STANDING} for _ in range(players)]
+    if version >= 3:
+        state["swapped"] = {color: 0 for color in COLORS}
     for seat in range(players):
         draw(state, seat, HAND_SIZE)
     return state
@@ -249,6 +253,8 @@ def swap(state: dict, seat: int, tiles: list[str]) -> None:
     for color in tiles:
         state["hands"][seat][color] -= 1
         state["out"][color] += 1
+        if "swapped" in state:
+            state["swapped"][color] += 1
     if len(state["bag"]) < len(tiles):
         end_game(state, N_("the bag could not refill a hand during a swap"))
         return
@@ -659,6 +665,8 @@ def copy_state(state: dict) -> dict:
         list(map(dict, state["leaders"])), list(map(dict, state["hands"])),
         list(map(dict, state["points"])))
     new["monuments"], new["out"] = dict(state["monuments"]), dict(state["out"])
+    if "swapped" in state:
+        new["swapped"] = dict(state["swapped"])
     turn = new["turn"] = dict(state["turn"])
     turn["committers"] = list(turn["committers"])
     if state["pending"] is not None:
@@ -672,7 +680,7 @@ def copy_state(state: dict) -> dict:
 # The keys copy_state copies itself, and those holding a number, a string or None.
 PLAIN_KEYS = frozenset({"board", "treasures", "declined", "catastrophes", "bag",
                         "treasures_taken", "steps", "leaders", "hands", "points", "monuments",
-                        "out", "turn", "pending", "options", "standing", "players", "seed",
+                        "out", "swapped", "turn", "pending", "options", "standing", "players", "seed",
                         "unification", "over", "end_reason", "version"})
 
 

@@ -12,7 +12,6 @@ def view(rules, state: dict, seat: int | None) -> dict:
     over = state["over"]
     to_act = rules.to_act(state)
     seats = range(state["players"])
-    show_scores = over or state["options"]["open_scoring"]
     out = {
         "seat": seat,
         "to_act": to_act,
@@ -45,8 +44,13 @@ def view(rules, state: dict, seat: int | None) -> dict:
         "bag": len(state["bag"]),
         "out_of_game": sum(state["out"].values()),  # colours hidden: swapped tiles are secret
         "conflict": public(state),      # the decision waiting, all of it public
-        "players": [player(state, s, show_scores or s == seat) for s in seats],
+        # every player's points and treasures as the log announced them (a careful player
+        # writes them down, behind the screens or not: our ruling of 2026-12-03)
+        "players": [player(state, s) for s in seats],
     }
+    if "swapped" in state:              # version 3: the tiles out of the game laid face up
+        out["out_by_colour"] = {c: state["out"][c] - state["swapped"][c] for c in COLORS}
+        out["swapped"] = sum(state["swapped"].values())
     if seat is not None:
         out["hand"] = dict(state["hands"][seat])
         if "standing" in state:          # the seat's own standing answers (version 2 games)
@@ -69,12 +73,10 @@ def board_tiles(state: dict) -> list[dict]:
             for i, cell in enumerate(state["board"]) if cell in COLORS]
 
 
-def player(state: dict, s: int, scores: bool) -> dict:
-    out = {"seat": s, "dynasty": DYNASTIES[s],
-           "hand_size": sum(state["hands"][s].values()),
-           "catastrophes": state["catastrophes"][s],
-           "leaders_in_supply": [LEADERS[c] for c in COLORS if state["leaders"][s][c] is None]}
-    if scores:
-        out["points"] = dict(state["points"][s])
-        out["treasures_taken"] = state["treasures_taken"][s]
-    return out
+def player(state: dict, s: int) -> dict:
+    return {"seat": s, "dynasty": DYNASTIES[s],
+            "hand_size": sum(state["hands"][s].values()),
+            "catastrophes": state["catastrophes"][s],
+            "leaders_in_supply": [LEADERS[c] for c in COLORS if state["leaders"][s][c] is None],
+            "points": dict(state["points"][s]),
+            "treasures_taken": state["treasures_taken"][s]}

@@ -5,8 +5,9 @@ Built from the view alone, so it never depends on what the seat cannot see. What
 - every card the view shows: the table (a treasure showing in column c is treasure card c, the
   one dealt there), face-up connecting cards, the seat's own hand, the destroyed cards, the
   discarded ones (each lay face up before it went, so the view counts them by face; no rule
-  reads their order), the top card of each victory pile, a pile's whole make-up under "open
-  piles" (and after the end: everything the end shows), the cards played in the conflict under
+  reads their order), the top card of each victory pile and every pile's cards by colour (each
+  card is placed on a pile in view: the view counts them, with or without "open piles"; after
+  the end: everything the end shows), the cards played in the conflict under
   way (their number on each side is shown, their colour is the conflict's);
 - where the treasures no longer on the table are: on victory piles (only the trader's exchange
   takes a treasure off the table, onto a pile), so they go to unseen pile places;
@@ -15,8 +16,7 @@ Built from the view alone, so it never depends on what the seat cannot see. What
   "quiet_turns"; version 1 views do not).
 What is drawn at random (from `rng`): which cards lie in the places the seat cannot see — the
 other players' hands (their sizes are shown), the order of the deck, the cards counted off the
-deck with two players, the victory piles under their top cards (and the order of an open
-pile), a connecting card lying face down for this seat — all dealt from the cards of each
+deck with two players, the order of the cards under each pile's top card, a connecting card lying face down for this seat — all dealt from the cards of each
 colour that exist (40 black, 40 green, 65 red, 40 blue) minus the ones the view shows; the
 treasures off the table are spread over the piles' unseen places. Not drawn: the other
 players' standing answers, which the seat cannot see, are "ask" (they decide each time), and the

@@ -25,11 +25,13 @@ def show_slot(slot: dict, row: int | None, secret_ok: bool) -> dict:
     return shown
 
 
-def show_pile(pile: list[int], open_piles: bool) -> dict:
-    shown = {"size": len(pile), "top": face_of(pile[-1]) if pile else None}
-    if open_piles:
-        shown["counts"] = colour_counts(pile)
-    return shown
+def show_pile(pile: list[int]) -> dict:
+    """A victory pile: its size, its top card and its cards counted by colour. The counts are
+    public with or without "open piles": each card is placed on a pile in view, and the log
+    says which, so a careful player knows every pile by colour (the option spares the
+    writing down; our ruling of 2026-12-03)."""
+    return {"size": len(pile), "top": face_of(pile[-1]) if pile else None,
+            "counts": colour_counts(pile)}
 
 
 def hand_faces(hand: list[int]) -> list[str]:
@@ -118,7 +120,6 @@ FLOW_COUNTERS = ("card_left_hand", "passes", "passing_turns")
 
 def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
     over, players = st["over"], st["players"]
-    open_piles = st["options"].get("open_piles", False) or over
     placer_sees = over or seat == st["active"]
     shown = {
         "seat": seat, "to_act": to_act, "prompt": prompt(st, seat), "over": over,
@@ -137,7 +138,7 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
         # every discarded card lay face up (cards played in a conflict, of its colour; a ship's
         # four from a column): what a player who kept count knows, by face
         "discard_counts": colour_counts(st["discard"]),
-        "piles": [show_pile(pile, open_piles) for pile in st["piles"]],
+        "piles": [show_pile(pile) for pile in st["piles"]],
         "hand": hand_faces(st["hands"][seat]) if seat is not None else None,
         "standing": dict(st["prefs"][seat]) if seat is not None else None,
         "decision": public_decision(st), "conflict": public_conflict(st),

@@ -44,31 +44,21 @@ def hidden_part(state: dict, seat: int) -> tuple:
 
 def scrambled(state: dict, seat: int, rng: random.Random) -> dict:
     """The same game with what `seat` cannot see changed: the other hands, the bag and the
-    colours out of the game dealt again, the others' hidden points and treasures, the seed."""
+    colours of the swapped tiles dealt again, the seed. (Points, treasures and the tiles laid
+    face up out of the game are in the public record: they stay.)"""
     s = copy.deepcopy(state)
     others = [t for t in range(s["players"]) if t != seat]
+    face_up = {c: s["out"][c] - s["swapped"][c] for c in COLORS}
     pool = list(s["bag"]) + [c for t in others for c in COLORS for _ in range(s["hands"][t][c])]
-    pool += [c for c in COLORS for _ in range(s["out"][c])]
-    laid = {c: 0 for c in COLORS}               # committed in the conflict under way: public
-    if s["pending"] and s["pending"]["kind"] in ("revolt", "war") and s["pending"]["committed"][0]:
-        color = "red" if s["pending"]["kind"] == "revolt" else s["pending"]["color"]
-        laid[color] = s["pending"]["committed"][0]
-        for _ in range(laid[color]):
-            pool.remove(color)
+    pool += [c for c in COLORS for _ in range(s["swapped"][c])]
     rng.shuffle(pool)
     for t in others:
         size = sum(s["hands"][t].values())
         s["hands"][t] = {c: pool[:size].count(c) for c in COLORS}
         del pool[:size]
-        if not s["options"]["open_scoring"]:
-            s["points"][t] = {c: v + rng.randint(0, 3) for c, v in s["points"][t].items()}
     s["bag"], pool = pool[:len(s["bag"])], pool[len(s["bag"]):]
-    s["out"] = {c: pool.count(c) + laid[c] for c in COLORS}
-    if len(others) > 1 and not s["options"]["open_scoring"]:   # the others' treasures
-        a, b = others[0], others[1]
-        if s["treasures_taken"][a]:
-            s["treasures_taken"][a] -= 1
-            s["treasures_taken"][b] += 1
+    s["swapped"] = {c: pool.count(c) for c in COLORS}
+    s["out"] = {c: face_up[c] + s["swapped"][c] for c in COLORS}
     s["seed"] += 1
     return s
 

@@ -468,17 +468,20 @@ def commits(s, seat):
     return [a for a in rules.legal_actions(s, seat) if a["type"] == "commit"]
 
 
-def test_view_hides_other_hands_and_points_unless_open_scoring():
+def test_view_hides_other_hands_and_counts_every_players_points_from_the_log():
     s = position(REVOLT, top=3, left=4, hands={0: "rrrggk", 1: "rrrggk"})
     s["points"][1]["red"] = 4
     v = rules.view(s, 0)
     assert v["hand"] == {"red": 3, "blue": 0, "green": 2, "black": 1}
+    # points and treasures are scored in public (the log says each): in every view, behind the
+    # screens or not
     assert v["players"][1] == {"seat": 1, "dynasty": "bull", "hand_size": 6, "catastrophes": 2,
-                               "leaders_in_supply": ["priest", "farmer", "trader", "king"]}
+                               "leaders_in_supply": ["priest", "farmer", "trader", "king"],
+                               "points": {"red": 4, "blue": 0, "green": 0, "black": 0},
+                               "treasures_taken": 0}
     assert v["bag"] == len(s["bag"]) and v["prompt"] == "Your turn: action 1 of 2"
     assert rules.view(s, 1)["prompt"] is None and "hand" not in rules.view(s, None)
-    s["options"]["open_scoring"] = True
-    assert rules.view(s, 0)["players"][1]["points"]["red"] == 4
+    assert rules.view(s, None)["players"][1]["points"]["red"] == 4
     s["over"] = True
     assert rules.view(s, None)["hands"][1]["red"] == 3
 

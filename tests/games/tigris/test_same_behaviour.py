@@ -28,7 +28,7 @@ WEIGHTS = {"place_tile": 10, "place_leader": 4, "move_leader": 1, "withdraw_lead
            "place_catastrophe": 0.3, "swap": 0.3, "pass": 0.2}
 JUNK = [None, -1, 0, 99, True, "x", "red", [], {}, [0], [3, 99], [[0, 0]], ["red", 7], [5, 5]]
 # Keys added to the view after the fixture was recorded (public facts determinize needs).
-ADDED_VIEW_KEYS = ("declined", "placed", "monument_tiles", "version")
+ADDED_VIEW_KEYS = ("declined", "placed", "monument_tiles", "version", "out_by_colour", "swapped")
 
 
 def games() -> list[dict]:
@@ -67,9 +67,19 @@ def mangled(rng: random.Random, actions: list[dict]) -> list[dict]:
     return out
 
 
+# Every player's points and treasures, counted from the log, joined the view after the fixture
+# was recorded (a player's own, and everybody's with open scoring or at the end, were there).
+COUNTED_FROM_THE_LOG = ("points", "treasures_taken")
+
+
 def seen_view(state, seat) -> dict:
     view = rules.view(state, seat)
-    return {k: v for k, v in view.items() if k not in ADDED_VIEW_KEYS}
+    shown = {k: v for k, v in view.items() if k not in ADDED_VIEW_KEYS}
+    if not (state["over"] or state["options"]["open_scoring"]):
+        shown["players"] = [{k: v for k, v in p.items()
+                             if p["seat"] == seat or k not in COUNTED_FROM_THE_LOG}
+                            for p in view["players"]]
+    return shown
 
 
 def play_and_digest(game: dict) -> tuple[str, int]:

@@ -4,7 +4,8 @@ position by position, hashed, and compared with hashes recorded by the engine of
 twice, each time by the engine as it was with one change only: its view also shows the flow's
 queued steps and turn counters, which `determinize` needs; then it also counts the discarded
 cards by face, `discard_counts`, with every game's hashes first checked equal to the old ones
-with that key left out.)
+with that key left out; then every victory pile shows its `counts` by colour with or without
+"open piles", checked the same way.)
 
 Per position the hash covers the JSON (keys in the engine's order) of `to_act`, `legal_actions` of the seat to act,
 `view` of every seat and of the spectator, `dump`, `result`, `forced`, `default_action`,

@@ -105,7 +105,7 @@ def test_view_shows_own_hand_sizes_pile_tops_and_no_secrets():
     seat = (st["active"] + 1) % 3
     view = rules.view(st, seat)
     assert len(view["hand"]) == 8 and view["hand_sizes"] == [8, 8, 8]
-    assert view["deck"] == 185 - 24 and view["piles"][0] == {"size": 0, "top": None}
+    assert view["deck"] == 185 - 24 and view["piles"][0]["size"] == 0 and view["piles"][0]["top"] is None
     assert view["seat"] == seat and view["to_act"] == [st["active"]] and view["prompt"] is None
     assert view["over"] is False
     assert "seed" not in view and "deck_cards" not in view and "hands" not in view
