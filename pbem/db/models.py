@@ -320,6 +320,16 @@ class InboundMail(BaseModel):
         table_name = "inbound_mail"
 
 
+class DoneOnce(BaseModel):
+    """Work done once per database, not once per process (the redaction of mail sent by
+    versions before it): its name, when it was done."""
+    name = pw.CharField(max_length=60, unique=True)
+    done_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "done_once"
+
+
 class HomeKey(BaseModel):
     """The generation of an address's home links (pbem/play/home.py): a home link names the
     generation it was issued in and works only while that is the address's current one, so
@@ -345,4 +355,4 @@ class HomeRequest(BaseModel):
 
 
 MODELS = [Game, Seat, Event, Checkpoint, Link, Outbox, Heartbeat, Signup, OptOut, Vacation, Message,
-          PlayerSettings, Webhook, ReplyAddress, InboundMail, HomeKey, HomeRequest]
+          PlayerSettings, Webhook, ReplyAddress, InboundMail, HomeKey, HomeRequest, DoneOnce]

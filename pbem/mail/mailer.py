@@ -23,7 +23,7 @@ from ..play import fresh, health, optout, outbox, replies, reply_address
 from . import compose, redaction, urls, webhooks
 from ..db import database
 from ..db.database import is_sqlite, write_transaction
-from ..db.models import Outbox, Seat, db, utcnow
+from ..db.models import DoneOnce, Outbox, Seat, db, utcnow
 from ..validate import address_key
 
 log = logging.getLogger(__name__)
@@ -268,28 +268,38 @@ def _mark_failed(row: Outbox, exc: BaseException, now: dt.datetime) -> str:
     return "failed" if permanent else "retry"
 
 
-_redacted_before: set[str] = set()     # databases whose mail sent by older versions is redacted
+REDACTED_BEFORE = "redact mail sent before 0.3"     # the DoneOnce marker of the work below
+_redacted_before: set[str] = set()     # databases whose marker this process has seen
 
 
 def redact_sent_before(batch: int = 200) -> int:
-    """Mail sent before sent rows were redacted (an upgraded database) is redacted now, once
-    per process and database: each such row still has a home link in its footer (every mail
-    has one, and a redacted one reads /me/redacted). The number of rows redacted."""
+    """Mail sent before sent rows were redacted (an upgraded database) is redacted, once per
+    database (recorded as done in `done_once`): each such row still has a home link in its
+    footer (every mail has one, and a redacted one reads /me/redacted). The outbox is read in
+    id order a batch at a time outside any lock, and each batch's rows are written in a short
+    transaction of their own, so the write lock is never held over a scan. The number of rows
+    redacted."""
     key = current_app.config["DATABASE_URL"]
     if key in _redacted_before:
         return 0
-    done = 0
+    if DoneOnce.select().where(DoneOnce.name == REDACTED_BEFORE).exists():
+        _redacted_before.add(key)
+        return 0
+    done, after = 0, 0
     while True:
-        with write_transaction():
-            rows = list(Outbox.select()
-                        .where(Outbox.sent_at.is_null(False), Outbox.body_text.contains("/me/"),
-                               ~Outbox.body_text.contains(f"/me/{redaction.REDACTED}"))
-                        .order_by(Outbox.id).limit(batch))
-            for row in rows:
-                Outbox.update(**redaction.redacted(row)).where(Outbox.id == row.id).execute()
-        done += len(rows)
-        if len(rows) < batch:
+        rows = list(Outbox.select().where(Outbox.id > after).order_by(Outbox.id).limit(batch))
+        if not rows:
             break
+        after = rows[-1].id
+        stale = [row for row in rows if row.sent_at is not None and "/me/" in (row.body_text or "")
+                 and f"/me/{redaction.REDACTED}" not in row.body_text]
+        if stale:
+            with write_transaction():
+                for row in stale:
+                    Outbox.update(**redaction.redacted(row)).where(Outbox.id == row.id).execute()
+            done += len(stale)
+    with write_transaction():
+        DoneOnce.insert(name=REDACTED_BEFORE).on_conflict_ignore().execute()
     _redacted_before.add(key)
     if done:
         log.info("mail: redacted the links of %d mails sent before", done)
