@@ -40,3 +40,19 @@ def test_spectator_page_shows_no_hand(client):
     assert str(state["hands"]) not in page
     assert client.get("/games/999").status_code == 404
     assert client.get("/games").status_code == 200
+
+
+def test_pages_and_json_go_compressed_to_a_client_that_asks(client, smtp):
+    import gzip
+    game, _ = creation.create_game("tigris", [{"name": "Ann", "email": "a@x.org"},
+                                              {"name": "Bob", "email": "b@x.org"}], seed=2)
+    for path in (f"/games/{game.id}", "/new", "/"):
+        plain = client.get(path)
+        packed = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert plain.status_code == packed.status_code == 200, path
+        assert "Content-Encoding" not in plain.headers
+        if len(plain.get_data()) >= 1024:
+            assert packed.headers["Content-Encoding"] == "gzip", path
+            assert "Accept-Encoding" in packed.headers["Vary"]
+            assert gzip.decompress(packed.get_data()) == plain.get_data(), path
+            assert len(packed.get_data()) < len(plain.get_data()) / 2
