@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 
+from peewee import fn
+
 from ..db.database import write_transaction
 from ..errors import Refusal
 from ..db.models import Game, Message, Prepared, Seat, utcnow
@@ -90,6 +92,22 @@ def from_others(game: Game, seat_index: int) -> int:
     return (Message.select().where(Message.game == game,
                                    Message.seat.is_null() | (Message.seat != seat_index))
             .count())
+
+
+def from_others_in(seats: list[Seat]) -> dict[tuple[int, int], int]:
+    """`from_others` for many seats at once, in one query: {(game id, seat index): count}."""
+    games = sorted({seat.game_id for seat in seats})
+    totals: dict[int, int] = {}
+    own: dict[tuple[int, int], int] = {}
+    if games:
+        for row in (Message.select(Message.game, Message.seat, fn.COUNT(Message.id).alias("n"))
+                    .where(Message.game.in_(games)).group_by(Message.game, Message.seat)
+                    .namedtuples()):
+            totals[row.game] = totals.get(row.game, 0) + row.n
+            if row.seat is not None:
+                own[(row.game, row.seat)] = row.n
+    return {(seat.game_id, seat.index): totals.get(seat.game_id, 0)
+            - own.get((seat.game_id, seat.index), 0) for seat in seats}
 
 
 def mark_mailed(game: Game, seat: Seat) -> list[int]:

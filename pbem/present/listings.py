@@ -6,7 +6,9 @@ import datetime as dt
 
 from flask_babel import format_timedelta
 
-from ..db.models import Event, Game, utcnow
+from peewee import Tuple
+
+from ..db.models import Event, Game, Seat, utcnow
 from ..log import store
 from . import fill_names
 
@@ -15,15 +17,33 @@ PUBLIC_LOG_LINES = 200
 
 
 def running() -> list[dict]:
-    return [listing(g) for g in Game.select().where(Game.status == "running")
-            .order_by(Game.id.desc()).limit(RUNNING_SHOWN)]
+    games = list(Game.select().where(Game.status == "running")
+                 .order_by(Game.id.desc()).limit(RUNNING_SHOWN))
+    return listings_of(games)
 
 
 def finished(offset: int = 0, limit: int | None = None) -> list[dict]:
-    """Finished games, newest first: `limit` of them from the `offset`-th on (a page)."""
-    games = (Game.select().where(Game.status == "over")
-             .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset))
-    return [listing(g) for g in (games.limit(limit) if limit is not None else games)]
+    """Finished games, newest first: `limit` of them from the `offset`-th on (a page). The
+    page's ids come from the index on (status, finished_at, id) alone; only its rows are read."""
+    ids = (Game.select(Game.id).where(Game.status == "over")
+           .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset))
+    ids = [row.id for row in (ids.limit(limit) if limit is not None else ids)]
+    by_id = {game.id: game for game in Game.select().where(Game.id.in_(ids))} if ids else {}
+    return listings_of([by_id[i] for i in ids if i in by_id])
+
+
+def listings_of(games: list[Game]) -> list[dict]:
+    """The listings of `games`, with their seats and their last moves' times read in one
+    query each (never one a listed game)."""
+    if not games:
+        return []
+    seats: dict[int, list[Seat]] = {game.id: [] for game in games}
+    for seat in Seat.select().where(Seat.game.in_(list(seats))).order_by(Seat.game, Seat.index):
+        seats[seat.game_id].append(seat)
+    last_moves = {event.game_id: event.created_at for event in
+                  Event.select(Event.game, Event.created_at)
+                  .where(Tuple(Event.game, Event.seq).in_([(g.id, g.seq) for g in games]))}
+    return [listing(game, seats[game.id], last_moves.get(game.id)) for game in games]
 
 
 def public_log(game: Game, names: list[str], language: str) -> list:
@@ -32,10 +52,11 @@ def public_log(game: Game, names: list[str], language: str) -> list:
             for e in game.events.order_by(Event.seq.desc()).limit(PUBLIC_LOG_LINES)]
 
 
-def listing(game: Game) -> dict:
+def listing(game: Game, seats: list[Seat] | None = None, last: str | None = None) -> dict:
     """What a list of games says of one: its players, who is to act (or who won), and how
-    long it has waited since its last move, in words ("3 days")."""
-    names = store.names_of(game)
+    long it has waited since its last move, in words ("3 days"). `seats` and `last` (the time
+    of its last event) when the caller read them for many games at once."""
+    names = store.names_of(game, seats)
     to_act, winners = [], []
     try:
         rules = store.rules_of(game)
@@ -47,8 +68,9 @@ def listing(game: Game) -> dict:
         result = rules.result(state) if game.status == "over" else None
         ranking = (result or {}).get("ranking") or [[]]
         winners = [names[s] for s in ranking[0] if s < len(names)]
-    last = (Event.select(Event.created_at)
-            .where(Event.game == game, Event.seq == game.seq).scalar())
+    if last is None and seats is None:
+        last = (Event.select(Event.created_at)
+                .where(Event.game == game, Event.seq == game.seq).scalar())
     waited = None
     if last:
         try:

@@ -133,12 +133,27 @@ def language_of(game_id: int, index: int) -> str | None:
     return seat.language if seat is not None else None
 
 
-def home_entry(seat: Seat) -> dict:
-    """One game of the home page: who plays, whose turn, the result."""
+def home_entries(seats: list[Seat]) -> list[dict]:
+    """The home page's games, one for each of the address's `seats` (their games joined): the
+    seats of all those games and the messages from others read in one query each."""
+    if not seats:
+        return []
+    games = sorted({seat.game_id for seat in seats})
+    table: dict[int, list[Seat]] = {game: [] for game in games}
+    for other in Seat.select().where(Seat.game.in_(games)).order_by(Seat.game, Seat.index):
+        table[other.game_id].append(other)
+    messages = talk.from_others_in(seats)
+    return [home_entry(seat, table[seat.game_id], messages[(seat.game_id, seat.index)])
+            for seat in seats]
+
+
+def home_entry(seat: Seat, seats: list[Seat] | None = None, messages: int | None = None) -> dict:
+    """One game of the home page: who plays, whose turn, the result (`seats`: the game's,
+    `messages`: how many are from others, when the caller read them)."""
     game = seat.game
     rules = store.rules_of(game)
     state = rules.load(game.state)
-    names = store.names_of(game)
+    names = store.names_of(game, seats)
     to_act = rules.to_act(state)
     result = rules.result(state)
     asked = seat.index in to_act and game.status == "running"
@@ -150,7 +165,7 @@ def home_entry(seat: Seat) -> dict:
             "away_until": in_force.away_until if in_force else None,
             "dropped": bool(seat.dropped) and game.status == "running",
             "summary": results.summary(result, names) if result else None,
-            "messages": talk.from_others(game, seat.index)}
+            "messages": talk.from_others(game, seat.index) if messages is None else messages}
 
 
 def board(game: Game, seat: int | None, state=None, seq: int | None = None,

@@ -74,7 +74,7 @@ def show(token):
 
 
 def _home_page(token: str, address: str, error: str | None = None):
-    entries = [seat_view.home_entry(seat) for seat in home.seats_of(address)]
+    entries = seat_view.home_entries(home.seats_of(address))
     settings = home.settings_of(address)
     with times.reading_in(settings.time_zone):
         return render_template("home.html", token=token, address=address,
