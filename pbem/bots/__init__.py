@@ -2,15 +2,19 @@
 from what that seat sees, by information-set Monte Carlo tree search over determinized states
 (see `search.py`). The real state never enters: a bot knows what a player in its seat knows.
 
-Levels differ by budget and playout policy:
-  1  0.05 s a decision, uniformly random playouts, half the game's playout depth
-  2  0.2 s, the 12 root actions that look best one move ahead, playouts biased by the game's
-     action weights keeping the best of 2 tries a move
-  3  1 s, as level 2 with 16 root actions, the best of 3 tries and longer playouts
-`seconds` replaces the level's time; `iterations` (alone) makes a decision deterministic for a
-given rng seed; with both, whichever ends first. A choice among fewer than FULL_TIME_CHOICES
-moves takes a share of the time (two moves: a quarter), and a search stops as soon as no other
-move can overtake the most chosen one. All of it follows from the view and the rng alone.
+Levels differ by budget and playout policy. A level's budget is a number of iterations, so that
+it plays as well on a busy machine as on a free one; its time is only a cap (a machine too busy
+to reach the iterations in it plays weaker rather than later):
+  1  30 iterations (at most 0.25 s), uniformly random playouts, half the playout depth
+  2  150 iterations (at most 1 s), the 12 root actions that look best one move ahead,
+     playouts biased by the game's action weights keeping the best of 2 tries a move
+  3  750 iterations (at most 4 s), as level 2 with 16 root actions, the best of 3 tries and
+     longer playouts
+`seconds` replaces the level's cap; `iterations` alone replaces the level's iterations with no
+cap (a decision deterministic for a given rng seed); with both, whichever ends first. A choice
+among fewer than FULL_TIME_CHOICES moves takes a share of the budget (two moves: a quarter), and
+a search stops as soon as no other move can overtake the most chosen one. All of it follows
+from the view and the rng alone.
 """
 from __future__ import annotations
 
@@ -29,14 +33,15 @@ FULL_TIME_CHOICES = 8
 
 @dataclass(frozen=True)
 class Level:
-    seconds: float
+    iterations: int             # the budget of a decision
+    seconds: float              # its cap on the wall clock
     policy: Policy
 
 
 LEVELS = {
-    1: Level(0.05, Policy(sample=1, weighted=False, depth_factor=0.5)),
-    2: Level(0.2, Policy(sample=2, weighted=True, widest=12)),
-    3: Level(1.0, Policy(sample=3, weighted=True, depth_factor=1.5, widest=16)),
+    1: Level(30, 0.25, Policy(sample=1, weighted=False, depth_factor=0.5)),
+    2: Level(150, 1.0, Policy(sample=2, weighted=True, widest=12)),
+    3: Level(750, 4.0, Policy(sample=3, weighted=True, depth_factor=1.5, widest=16)),
 }
 
 
@@ -82,10 +87,12 @@ def decide(rules, view: dict, seat: int, actions: list[dict], *, level: int = 2,
     if level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}, not {level!r}")
     settings = LEVELS[level]
-    if seconds is None and iterations is None:
-        seconds = settings.seconds
+    share = min(1.0, len(candidates) / FULL_TIME_CHOICES)
+    if iterations is None:
+        iterations = max(1, round(settings.iterations * share))
+        seconds = settings.seconds if seconds is None else seconds
     if seconds is not None:
-        seconds *= min(1.0, len(candidates) / FULL_TIME_CHOICES)
+        seconds *= share
     heuristic = heuristic_for(rules)
     if getattr(rules, "determinize", None) is None:
         return Decision(without_search(candidates, heuristic, rng))
