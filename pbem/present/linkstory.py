@@ -19,7 +19,7 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
             "now": None, "waiting_for": [], "dropped": False, "handed_over": False,
             "computer": False,
             "missed": 0, "opted_out": False, "digest": False, "renewable": False,
-            "back": False, "seen_upto": None}
+            "back": False, "seen_upto": None, "computers_only": False, "play_on": False}
     if game is None or link is None:
         told["ended"] = reason or None
         return told
@@ -63,12 +63,30 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     names = store.names_of(game)
     told["waiting_for"] = [names[s] for s in to_act if s != link.seat]
     told["now"] = "your_turn" if link.seat in to_act else "waiting"
+    others = [s for s in store.seats_of(game) if s.index != link.seat]
+    solo = bool(others) and all(s.bot_level is not None for s in others)
+    # a game against the computer alone: the page waits for its answer, then plays on
+    told["computers_only"] = solo and told["now"] == "waiting"
+    told["play_on"] = solo and told["now"] == "your_turn" and may_play_on(link)
     if told["now"] == "your_turn" and not told["opted_out"]:
         told["renewable"] = limits.fresh_link_refusal(game, link.seat, to_act,
                                                       through=link) is None
     told["back"] = told["dropped"] and told["ended"] not in ("revoked", "expired") and \
         (told["newer"] is None or links.speaks_for_seat(link))
     return told
+
+
+def may_play_on(link: Link) -> bool:
+    """Whether this link's page may open the seat's turn again at once: a game against the
+    computer alone (the caller checks), the link spent by its own player's move, and no newer
+    link of the seat made since but by the server after that move (the mail of the turn that
+    came back), so that an old or forwarded link cannot."""
+    if link.spent_at is None or link.spent_reason not in ("played", "turn_over") \
+            or link.spent_by != "you":
+        return False
+    newest = links.newest(link.game_id, link.seat)
+    return newest is None or newest.id == link.id or (
+        (newest.source or "mail") == "mail" and newest.created_at >= link.spent_at)
 
 
 # -- the read-only pages of a link that no longer acts: the game as it stood then -------------------

@@ -120,6 +120,19 @@ def done(token):
     return seat_page(game, access, already=False)
 
 
+@bp.post("/turn/<token>/play-on")
+def play_on(token):
+    """Against the computer alone, the seat's turn opened again from the page its own move
+    landed on (linkstory.may_play_on), without a trip to the mailbox; else back to that page."""
+    access = check_readable(token)
+    game = store.get_game(access.game_id)
+    fresh_token = (fresh.play_now(game.id, access.seat)
+                   if linkstory.story(game, access.link)["play_on"] else None)
+    if fresh_token is None:
+        return redirect(f"/turn/{token}/done", code=303)
+    return redirect(f"/turn/{fresh_token}", code=303)
+
+
 def seat_page(game, access, already: bool, status: int = 200):
     """The seat's read-only page: its move is in (or a newer link was mailed), the board, what
     the move did, whose turn it is, and the way to the replay. A link that no longer acts shows

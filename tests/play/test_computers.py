@@ -570,3 +570,41 @@ def test_the_home_page_switch_hands_the_seats_to_the_computer(app, client, smtp)
     assert not Vacation.get(Vacation.email == "ann@example.org").bot or \
         not clock.is_away(Vacation.get(Vacation.email == "ann@example.org"),
                           dt.datetime.utcnow())
+
+
+# -- against the computer alone: no trip to the mailbox each turn ----------------------------------
+
+def test_against_the_computer_alone_the_page_waits_for_it_and_then_plays_on(app, client, smtp):
+    fast(app)
+    game = create(app, ANN, {"computer": 1})            # Ann opens
+    mailer.send_due()
+    token = token_of(smtp.inbox.last_link("ann@example.org"))
+    rules = store.rules_of(game)
+    action = rules.legal_actions(store.state_of(game), 0)[0]
+    answer = client.post(f"/api/turn/{token}", json={"seq": game.seq, "action": action})
+    assert answer.status_code == 200
+    waiting = client.get(f"/turn/{token}/done").get_data(as_text=True)
+    assert 'http-equiv="refresh"' in waiting and 'data-now="computer-thinking"' in waiting
+    assert computers.run_pass()["moves"] >= 1           # the computer answers
+    assert rules.to_act(store.state_of(store.get_game(game.id))) == [0]
+    back = client.get(f"/turn/{token}/done").get_data(as_text=True)
+    assert 'http-equiv="refresh"' not in back and 'id="play-on-form"' in back
+    opened = client.post(f"/turn/{token}/play-on")
+    assert opened.status_code == 303 and opened.headers["Location"].startswith("/turn/")
+    fresh_token = opened.headers["Location"].split("/")[2]
+    assert fresh_token != token
+    assert client.get(f"/api/turn/{fresh_token}").get_json()["actions"]   # Ann's turn, live
+    assert 'id="play-on-form"' not in client.get(f"/turn/{token}/done").get_data(as_text=True)
+
+
+def test_with_another_player_at_the_table_there_is_no_play_on(app, client, smtp):
+    fast(app)
+    game = create(app, ANN, {"computer": 1}, {"name": "Bob", "email": "bob@example.org"})
+    mailer.send_due()
+    token = token_of(smtp.inbox.last_link("ann@example.org"))
+    rules = store.rules_of(game)
+    action = rules.legal_actions(store.state_of(game), 0)[0]
+    client.post(f"/api/turn/{token}", json={"seq": game.seq, "action": action})
+    page = client.get(f"/turn/{token}/done").get_data(as_text=True)
+    assert 'http-equiv="refresh"' not in page and 'id="play-on-form"' not in page
+    assert client.post(f"/turn/{token}/play-on").headers["Location"] == f"/turn/{token}/done"
