@@ -369,9 +369,22 @@ def client(app):
     return app.test_client()
 
 
-def play_at_random(game, moves, rng, check=None):
+def a_move(rules, actions: list[dict], rng) -> dict:
+    """A random legal move of a player who wants the game to move on: drawn by the game's own
+    playout weights (its computer player's heuristic: placing a card is likelier than moving a
+    leader about), standing answers left alone. A card game played so ends in about 300 actions
+    instead of 2,000 uniformly random ones."""
+    from pbem.bots import heuristic_for
+    from pbem.bots.search import weighted_index
+    moves = [a for a in actions if a["type"] != "standing"] or actions
+    return moves[weighted_index(heuristic_for(rules).weights, rng, moves)]
+
+
+def play_at_random(game, moves, rng, check=None, pick=None):
     """Up to `moves` random legal actions through the store (any seat that is to act);
-    `check(rules, state, seat, actions, waiting)`, if given, sees each choice before it."""
+    `check(rules, state, seat, actions, waiting)`, if given, sees each choice before it;
+    `pick(rules, actions, rng)` chooses (`a_move`: as a player who wants the game to end;
+    by default uniformly)."""
     from pbem.log import store
     rules = store.rules_of(game)
     for _ in range(moves):
@@ -384,7 +397,8 @@ def play_at_random(game, moves, rng, check=None):
         actions = rules.legal_actions(state, seat)
         if check is not None:
             check(rules, state, seat, actions, waiting)
-        playing.act(game.id, seat, rng.choice(actions), game.seq)
+        action = pick(rules, actions, rng) if pick is not None else rng.choice(actions)
+        playing.act(game.id, seat, action, game.seq)
     return store.get_game(game.id)
 
 

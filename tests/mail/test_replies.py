@@ -27,7 +27,7 @@ from pbem.log import store
 from pbem.mail import inbound, mailer, reply_text
 from pbem.play import creation
 from pbem.play import outbox, reply_address
-from tests.conftest import Inbox, free_port, token_of
+from tests.conftest import Inbox, a_move, free_port, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
@@ -204,8 +204,8 @@ def plan(rules, state, seat, rng, most=6):
     lines = []
     while seat in rules.to_act(state) and len(lines) < most:
         actions = rules.legal_actions(state, seat)
-        picks = [i for i, a in enumerate(actions) if a["type"] not in ("pass", "standing")]
-        index = rng.choice(picks or range(len(actions)))
+        picks = [a for a in actions if a["type"] not in ("pass", "standing")]
+        index = actions.index(a_move(rules, picks or actions, rng))
         lines.append(codes_of(rules, rules.view(state, seat), actions)[index])
         state = rules.apply(state, seat, actions[index])
     return lines

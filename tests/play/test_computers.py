@@ -23,7 +23,7 @@ from pbem.play import clock, computers, pace, records
 from pbem.play import vacations
 from pbem.play import moves as playing
 from pbem.play import creation
-from tests.conftest import LINK, token_of
+from tests.conftest import LINK, a_move, token_of
 from tests.support.games import GAMES
 
 DAY = dt.timedelta(days=1)
@@ -386,7 +386,8 @@ class Mailbox:
 
 
 def play_solo_by_email(game, mailbox, act_json, get_json, step, rng, limit=20_000):
-    """Ann plays her moves from the links in her mail (a random legal move each), the
+    """Ann plays her moves from the links in her mail (a random legal move each, as a player
+    who wants the game to move on: `a_move`), the
     computer the others' (`step` waits until the mail worker played them), until
     the game is over; the number of Ann's moves."""
     ann_moves = 0
@@ -401,9 +402,9 @@ def play_solo_by_email(game, mailbox, act_json, get_json, step, rng, limit=20_00
             continue
         if 0 not in answer["to_act"]:
             continue                    # the computer's turn: the next pass plays it
-        moves_now = [a for a in answer["actions"] if a["type"] != "standing"]
+        rules = store.rules_of(game)
         answered = act_json(token_of(mailbox.last_link()),
-                            {"seq": answer["seq"], "action": rng.choice(moves_now)})
+                            {"seq": answer["seq"], "action": a_move(rules, answer["actions"], rng)})
         ann_moves += 1
         if answered.get("result") is not None:
             return ann_moves

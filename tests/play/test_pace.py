@@ -15,7 +15,7 @@ from pbem.play import hosting, vacations
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event, Game, Outbox, Seat, Vacation
-from tests.conftest import token_of
+from tests.conftest import a_move, token_of
 
 DAY = dt.timedelta(days=1)
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "Bob@Example.org"}]
@@ -406,7 +406,7 @@ def test_a_whole_game_plays_out_with_one_silent_seat(app, rules_name, on_timeout
         waiting = rules.to_act(state)
         if 0 not in waiting:
             who = rng.choice(waiting)
-            playing.act(game.id, who, rng.choice(rules.legal_actions(state, who)), game.seq)
+            playing.act(game.id, who, a_move(rules, rules.legal_actions(state, who), rng), game.seq)
             continue
         silent = seat(game, 0)
         now = max(now, silent.deadline) + dt.timedelta(minutes=1)

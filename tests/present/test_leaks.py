@@ -31,6 +31,7 @@ from pbem.db.database import write_transaction
 from pbem.games.base import speaking
 from pbem.db.models import Game, Outbox, Seat, db
 from pbem.games import RULES
+from tests.conftest import a_move
 from pbem.present import replay as replay_states_module
 from pbem.web import replay as replay_module
 from tests.support.games import GAMES
@@ -181,7 +182,7 @@ def play_and_check(client, app, rules_name, players, seed, checkpoints=CHECKPOIN
         if moves in checkpoints:
             check_no_leak(client, app, game, rng, sensitive)
         seat = rng.choice(waiting)
-        playing.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+        playing.act(game.id, seat, a_move(rules, rules.legal_actions(state, seat), rng), game.seq)
         moves += 1
     game = Game.get_by_id(game.id)
     assert game.status == "over", f"{rules_name} did not end in {max_moves} moves"

@@ -126,11 +126,11 @@ def test_pass_says_it_ends_the_turn(app):
 
 @pytest.mark.slow
 def test_a_finished_replay_calls_no_other_hand_yours(app, client, smtp):
-    from tests.conftest import play_at_random
+    from tests.conftest import a_move, play_at_random
     game, _ = creation.create_game("tigris_cards", PLAYERS[:2], seed=4)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
-    game = play_at_random(game, 20000, random.Random(4))     # to the end, however long
+    game = play_at_random(game, 20000, random.Random(4), pick=a_move)     # to the end
     assert game.status == "over"
     step = game.seq // 2
     spectator = client.get(f"/games/{game.id}/replay?step={step}").get_data(as_text=True)
