@@ -11,6 +11,7 @@ from ..db.models import Game, Outbox, Seat, utcnow
 from ..log import store
 from . import clock, home, links, optout, outbox, reply_address, talk, webhooks
 from .keys import keys
+from ..validate import address_key
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -18,9 +19,13 @@ def _seats(game: Game) -> list[Seat]:
 
 
 def game_created(game: Game, host_token: str | None = None) -> None:
-    """Invite every player; give the host the game's host link."""
+    """Invite every player but the host (who made the game: the host's mail says it, and no
+    one is invited by themselves); give the host the game's host link."""
     seats = _seats(game)
+    host = address_key(game.host_email)
     for seat in seats:
+        if host and address_key(seat.email) == host:
+            continue
         outbox.queue(game, seat.index, "invite", seat.email, "invite", seat.language)
     if game.host_email:
         host_link(game, host_token, seats)

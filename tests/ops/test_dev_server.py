@@ -29,6 +29,8 @@ def test_pbem_dev_serves_a_game_whose_links_arrive_in_the_mail_catcher(tmp_path)
             "rules": "assyria", "name0": "Ann", "email0": "ann@example.org",
             "name1": "Bob", "email1": "bob@example.org"}, timeout=10)
         assert created.status_code == 200 and "/host/" in created.text
+        # every page says where the caught mail is: a newcomer's links arrive there
+        assert 'href="/dev/mail" id="dev-mail"' in created.text
         links = []
         for _ in range(100):
             links = re.findall(r"/turn/[A-Za-z0-9_.\-]+", requests.get(f"{base}/dev/mail").text)

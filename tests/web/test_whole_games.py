@@ -39,6 +39,15 @@ def test_invitations_and_first_link_are_emailed(app, smtp):
     assert all(m["Message-ID"] for m in smtp.inbox.messages)
 
 
+def test_a_host_who_plays_is_not_invited_by_themselves(app, smtp):
+    creation.create_game("duel", PLAYERS[:2], seed=1, host_email="ann@EXAMPLE.org")
+    mailer.send_due()
+    headlines = [smtp.inbox.headline(m) for m in smtp.inbox.to("ann@example.org")]
+    assert not any("invites you" in s for s in headlines), headlines
+    assert any("invites you" in smtp.inbox.headline(m) for m in smtp.inbox.to("bob@example.org"))
+    assert any("/host/" in smtp.inbox.text(m) for m in smtp.inbox.to("ann@example.org"))
+
+
 def test_play_to_the_end_through_the_json_api(app, client, smtp):
     players = PLAYERS[:3]
     game, _ = creation.create_game("duel", players, seed=7)
