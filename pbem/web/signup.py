@@ -7,7 +7,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, signups, webhooks
+from ..play import clock, fresh, signups, webhooks
+from ..play.keys import keys
 from ..play import creation
 from ..mail import urls
 from ..log import chain
@@ -47,8 +48,10 @@ def create():
     return create_from(request.form)
 
 
-def create_from(form):
-    """Start (or ask the host to confirm) the game `form` describes; a 303 on success."""
+def create_from(form, solo: bool = False):
+    """Start (or ask the host to confirm) the game `form` describes; a 303 on success: to the
+    host page, or for a game against the computer started at once (`solo`) to the player's
+    own turn (the host page is a link away, in the host's mail)."""
     try:
         asked = read_form(form)
     except Refusal as exc:         # validate.Invalid, IllegalAction (the options)...
@@ -61,6 +64,9 @@ def create_from(form):
         return _form_page(form, str(exc), exc.status)
     if host_token is None:
         return redirect("/new/sent", code=303)
+    turn = fresh.open_first_turn(keys().check_host(host_token)) if solo else None
+    if turn is not None:
+        return redirect(f"/turn/{turn}", code=303)
     return redirect(f"/host/{host_token}?created=1", code=303)
 
 
@@ -79,7 +85,7 @@ def solo():
     if rules is not None:                       # the fewest players the game takes
         for i in range(2, rules.min_players):
             solo_form[f"seat{i}"] = f"bot{creation.DEFAULT_LEVEL}"
-    return create_from(solo_form)
+    return create_from(solo_form, solo=True)
 
 
 def confirm_url(token: str) -> str:

@@ -540,12 +540,18 @@ def test_the_home_page_starts_a_game_against_the_computer_in_one_button(app, cli
     page = client.get("/").get_data(as_text=True)
     assert 'action="/new/solo"' in page and "Start a game against the computer" in page
     answer = client.post("/new/solo", data={"rules": "duel", "email": "newcomer@example.org"})
-    assert answer.status_code == 303 and "/host/" in answer.headers["Location"]
+    # the newcomer opens the game first: the button leads to their turn, not the host page
+    assert answer.status_code == 303 and answer.headers["Location"].startswith("/turn/")
+    turn = client.get(f"/api/turn/{answer.headers['Location'].split('/')[2]}").get_json()
+    assert turn["seat"] == 0 and turn["actions"]
     game = Game.select().order_by(Game.id.desc()).get()
     seats = list(game.seats.order_by(Seat.index))
     assert [(s.email, s.bot_level) for s in seats] == [("newcomer@example.org", None), ("", 2)]
     mailer.send_due()
-    assert {m["To"] for m in smtp.inbox.messages} == {"newcomer@example.org"}
+    # one mail at the start: the host's (the host page, a link away); no invitation from
+    # oneself, and no turn mail for the turn already open on the page
+    [mail] = smtp.inbox.messages
+    assert mail["To"] == "newcomer@example.org" and "/host/" in smtp.inbox.text(mail)
     assert client.post("/new/solo", data={"rules": "duel", "email": ""}).status_code == 400
     assert client.post("/new/solo", data={"rules": "nope", "email": "x@example.org"}) \
         .status_code == 400
