@@ -50,7 +50,7 @@ DEFAULTS = {
     "PROXIES": 0,                         # proxies in front that set X-Forwarded-For (nginx: 1)
     "VACATION_DAYS": 30,                  # each player's vacation bank, days a year
     "BOT_SECONDS": 5.0,                   # at most this long a computer thinks a decision
-    "BOT_ITERATIONS": 0,                  # at most this many search iterations (0: no cap)
+    "BOT_ITERATIONS": 0,                  # at most this many search iterations (0: the level's)
     "HOST_WAIT_DAYS": 7,                  # without a pace: days a seat waits before the host
                                           # may play its default move or hand it over
     "MAX_CONTENT_LENGTH": 64 * 1024,      # bytes a request body may carry (413 beyond)
