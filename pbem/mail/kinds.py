@@ -129,7 +129,8 @@ def _over(row, game, context):
     return subject(game), dict(
         seat=seat, names=names, ranking=[[names[i] for i in tie]
                                          for tie in result.get("ranking", [])],
-        result=result, summary=results.summary(result, names), view=view, presenter=presenter,
+        result=result, summary=results.summary(result, names, presenter), view=view,
+        presenter=presenter,
         picture=picture(presenter, view=view, names=names, seat=seat.index, game=game),
         happened=since_last_turn(game, seat, context["since"], context["seq"], names),
         messages=talk.mailed_between(game, seat.index, context.get("talk"), names),

@@ -53,6 +53,11 @@ class Presenter:
         """The data-tap tokens that choose `action`, in order; [] means "a button"."""
         return []
 
+    def ending(self, result: dict) -> dict | None:
+        """Why a finished game ended (the rulebook's trigger, "why") and how its score is
+        counted ("how"), in the language spoken; None: the game says nothing of it."""
+        return None
+
     def label(self, action: dict, view: dict) -> str | None:
         """What a button or the confirm bar says for `action`, as an instruction ("End your
         actions"); None: the action's public log line (`describe`)."""

@@ -44,9 +44,10 @@ def _per_seat(result: dict, key: str, seat: int):
     return None
 
 
-def summary(result: dict | None, names: list[str]) -> dict | None:
+def summary(result: dict | None, names: list[str], presenter=None) -> dict | None:
     """{"rows": [{rank, seat, name, score, details: [(label, text)], bars: [...]}],
-    "chart": {...}} for a finished game's result; None while the game runs."""
+    "chart": {...}, "ending": {"why", "how"} | None} for a finished game's result (`presenter`:
+    the game's, which says why it ended and how it is scored); None while the game runs."""
     if not result:
         return None
     rank_of = _places(result.get("ranking"))
@@ -60,7 +61,8 @@ def summary(result: dict | None, names: list[str]) -> dict | None:
                      "bars": _bars(result, seat)})
     rows.sort(key=lambda r: (r["rank"] or 99, r["seat"]))
     top = max((b["value"] for r in rows for b in r["bars"]), default=0)
-    return {"rows": rows, "chart": _chart(rows), "top": top}
+    ending = presenter.ending(result) if presenter is not None else None
+    return {"rows": rows, "chart": _chart(rows), "top": top, "ending": ending}
 
 
 def _places(ranking) -> dict[int, int]:

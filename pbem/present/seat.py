@@ -181,7 +181,8 @@ def board(game: Game, seat: int | None, state=None, seq: int | None = None,
     result = rules.result(state)
     return dict(game=game, seat=seat, rules=rules, names=names, view=rules.view(state, seat),
                 presenter=presenter_for(game.rules), to_act=to_act, result=result,
-                summary=results.summary(result, names), choices=[], read_only=True,
+                summary=results.summary(result, names, presenter_for(game.rules)), choices=[],
+                read_only=True,
                 commitment=store.game_commitment(game),
                 payload={"seq": game.seq if seq is None else seq, "to_act": to_act,
                          "actions": [], "result": result})

@@ -85,7 +85,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
                                choices=choices, log=log, last_moves=last_moves, pick=pick,
                                message=message, error=error, done=done or [],
                                messages=payload["messages"],
-                               summary=results.summary(payload["result"], names),
+                               summary=results.summary(payload["result"], names, presenter),
                                clocks=clock.clocks(game, payload["to_act"], seats=seats),
                                token=request.view_args["token"]), status
 

@@ -15,7 +15,7 @@ from pbem.log import store
 from pbem.games import RULES
 from pbem.games.base import speaking
 from pbem.present import presenter_for
-from tests.conftest import token_of
+from tests.conftest import Inbox, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
            {"name": "Cid", "email": "cid@example.org"}]
@@ -140,3 +140,23 @@ def test_a_finished_replay_calls_no_other_hand_yours(app, client, smtp):
     assert ann.count("Your hand") == 1 and ann.count("Your leaders") == 1
     assert ann.index("Your hand") > ann.index("Holdings of Ann")
     assert ann.index("Holdings of Bob") > ann.index("Your hand")
+
+
+@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
+def test_a_finished_game_says_why_it_ended_and_how_it_is_scored(app, client, smtp, rules_name):
+    from tests.conftest import a_move, play_at_random
+    game, _ = creation.create_game(rules_name, PLAYERS[:2], seed=3)
+    game = play_at_random(game, 20000, random.Random(3), pick=a_move)
+    assert game.status == "over"
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "Why it ended:</strong>" in page and "How it is scored:</strong>" in page
+    why = re.search(r"Why it ended:</strong> ([^<]+)<", page).group(1).strip()
+    assert why and why != "None"
+    magyar = client.get(f"/games/{game.id}?lang=hu").get_data(as_text=True)
+    assert "Miért ért véget:" in magyar and "Hogyan számít a pontozás:" in magyar
+    app.config["MAILS_PER_RECIPIENT_PER_DAY"] = 10_000     # a card game mails Ann ~150 times
+    while mailer.send_due()["sent"]:
+        pass
+    over = [m for m in smtp.inbox.to("ann@example.org") if "is over" in m["Subject"] or
+            "Why it ended" in Inbox.text(m)]
+    assert any("How it is scored:" in Inbox.text(m) for m in over)

@@ -142,6 +142,13 @@ def hex_title(h: dict) -> str:
 
 class AssyriaPresenter(Presenter):
     name = "assyria"
+
+    def ending(self, result: dict) -> dict:
+        """The rulebook's end (after the third flood) and its final scoring."""
+        return {"why": _("The third flood came: the game ends after it."),
+                "how": _("The points scored during the game, and at the end 1 more for each "
+                         "ziggurat piece, 1 for a plow and 1 for every two camels. The highest "
+                         "score wins; a tie shares the win.")}
     board_template = "games/assyria/board.html"
     holdings_template = "games/assyria/holdings.html"
     public_template = "games/assyria/public.html"

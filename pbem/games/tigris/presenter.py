@@ -158,6 +158,13 @@ def river_path(river: tuple) -> str:
 
 class TigrisPresenter(Presenter):
     name = "tigris"
+
+    def ending(self, result: dict) -> dict:
+        """The rulebook's end (the bag, or 2 treasures left) and its scoring."""
+        return {"why": result.get("end_reason"),
+                "how": _("Each player scores their weakest colour of victory points; each "
+                         "treasure counts as one point of any colour, put on the weakest. A tie "
+                         "goes to the second weakest colour, then the third.")}
     board_template = "games/tigris/board.html"
     holdings_template = "games/tigris/holdings.html"
     public_template = "games/tigris/public.html"

@@ -115,6 +115,20 @@ class Words:
 
 class TigrisCardsPresenter(Presenter):
     name = "tigris_cards"
+
+    def ending(self, result: dict) -> dict:
+        """The rulebook's end (the deck, one treasure left; our ruling: a stalled table) and
+        its scoring."""
+        why = {"deck": _("The deck could not refill every hand to 8 cards."),
+               "treasures": _("Only one real treasure card was left on the table."),
+               "stalled": _("A whole round of turns went by with the table full and no card "
+                            "leaving any hand."),
+               "table_full": _("No card could be placed on the table any more."),
+               "passing": _("Every player passed a whole turn in a row.")}.get(result.get("end"))
+        return {"why": why,
+                "how": _("Each player scores the colour of which their victory pile holds "
+                         "fewest cards; each treasure card counts as any colour, put on the "
+                         "weakest. A tie goes to the second weakest colour, then the third.")}
     board_template = "games/tigris_cards/board.html"
     holdings_template = "games/tigris_cards/holdings.html"
     public_template = "games/tigris_cards/public.html"
