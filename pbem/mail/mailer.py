@@ -244,8 +244,8 @@ def plain_address(address: str) -> str:
 
 
 def _mark_sent(row: Outbox) -> None:
-    """A sent row keeps no usable link: its bodies and context are redacted as it is marked
-    (a leaked backup holds no live credential of sent mail)."""
+    """A sent row keeps no body and no usable link (redaction.redacted), from the moment it is
+    marked: a leaked backup holds no live credential of sent mail, and the outbox stays small."""
     with write_transaction():
         (Outbox.update(sent_at=utcnow(), attempts=Outbox.attempts + 1, claimed_until=None,
                        last_error="", **redaction.redacted(row))
@@ -273,12 +273,11 @@ _redacted_before: set[str] = set()     # databases whose marker this process has
 
 
 def redact_sent_before(batch: int = 200) -> int:
-    """Mail sent before sent rows were redacted (an upgraded database) is redacted, once per
-    database (recorded as done in `done_once`): each such row still has a home link in its
-    footer (every mail has one, and a redacted one reads /me/redacted). The outbox is read in
-    id order a batch at a time outside any lock, and each batch's rows are written in a short
-    transaction of their own, so the write lock is never held over a scan. The number of rows
-    redacted."""
+    """Mail sent before sent rows kept no body (an upgraded database) loses its bodies and the
+    tokens of its context, once per database (recorded as done in `done_once`). The outbox is
+    read in id order a batch at a time outside any lock, and each batch's rows are written in
+    a short transaction of their own, so the write lock is never held over a scan. The number
+    of rows redacted."""
     key = current_app.config["DATABASE_URL"]
     if key in _redacted_before:
         return 0
@@ -291,8 +290,8 @@ def redact_sent_before(batch: int = 200) -> int:
         if not rows:
             break
         after = rows[-1].id
-        stale = [row for row in rows if row.sent_at is not None and "/me/" in (row.body_text or "")
-                 and f"/me/{redaction.REDACTED}" not in row.body_text]
+        stale = [row for row in rows if row.sent_at is not None
+                 and (row.body_text or row.body_html)]
         if stale:
             with write_transaction():
                 for row in stale:

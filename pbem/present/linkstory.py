@@ -63,17 +63,22 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     names = store.names_of(game)
     told["waiting_for"] = [names[s] for s in to_act if s != link.seat]
     told["now"] = "your_turn" if link.seat in to_act else "waiting"
-    others = [s for s in store.seats_of(game) if s.index != link.seat]
-    solo = bool(others) and all(s.bot_level is not None for s in others)
-    # a game against the computer alone: the page waits for its answer, then plays on
-    told["computers_only"] = solo and told["now"] == "waiting"
-    told["play_on"] = solo and told["now"] == "your_turn" and may_play_on(link)
+    _against_the_computer(told, game, link)
     if told["now"] == "your_turn" and not told["opted_out"]:
         told["renewable"] = limits.fresh_link_refusal(game, link.seat, to_act,
                                                       through=link) is None
     told["back"] = told["dropped"] and told["ended"] not in ("revoked", "expired") and \
         (told["newer"] is None or links.speaks_for_seat(link))
     return told
+
+
+def _against_the_computer(told: dict, game: Game, link: Link) -> None:
+    """In a game against the computer alone, the page waits for its answer (it looks again
+    while the computer thinks), then plays on."""
+    others = [s for s in store.seats_of(game) if s.index != link.seat]
+    solo = bool(others) and all(s.bot_level is not None for s in others)
+    told["computers_only"] = solo and told["now"] == "waiting"
+    told["play_on"] = solo and told["now"] == "your_turn" and may_play_on(link)
 
 
 def may_play_on(link: Link) -> bool:
