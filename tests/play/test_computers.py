@@ -533,6 +533,9 @@ def test_new_in_hungarian_names_the_computer_in_hungarian(app, client):
     page = client.get(f"/games/{game.id}?lang=hu").get_data(as_text=True)
     assert "Számítógép (2. szint)" in page
     assert "számítógép (1. szint)" in client.get("/new?lang=hu").get_data(as_text=True)
+    # the default title was written in English when the game was made: read in Hungarian
+    title = page.split("<title>")[1].split("</title>")[0]
+    assert "Számítógép (2. szint)" in title and "Computer (level" not in title
 
 
 def test_the_home_page_starts_a_game_against_the_computer_in_one_button(app, client, smtp):
