@@ -42,11 +42,27 @@ def state_at(game: Game, seq: int):
     return rules, store.state_at(game, seq).state      # from the nearest replay checkpoint
 
 
+def _moves_between(game: Game, since: int, upto: int):
+    return (game.events.where(Event.seq > since, Event.seq <= upto, Event.seq > 0)
+            .order_by(Event.seq))
+
+
+def _own(event: Event, seat: Seat) -> bool:
+    """A move the seat's player made (by page, API or answer), not one played for them."""
+    return event.seat == seat.index and not event.automatic and not event.timeout
+
+
 def since_last_turn(game: Game, seat: Seat, since: int, upto: int, names: list[str]) -> list[str]:
-    events = (game.events.where(Event.seq > since, Event.seq <= upto, Event.seq > 0)
-              .order_by(Event.seq))
-    return [fill_names(e.text(seat.language), names) for e in events
-            if e.summary and not (e.seat == seat.index and not e.automatic and not e.timeout)]
+    """What the others did (and what the server played) since the seat's last mail."""
+    return [fill_names(e.text(seat.language), names) for e in _moves_between(game, since, upto)
+            if e.summary and not _own(e, seat)]
+
+
+def your_moves(game: Game, seat: Seat, since: int, upto: int, names: list[str]) -> list[str]:
+    """The seat's own moves since its last mail, so the next mail confirms that an answer (or a
+    page's move) was played, in the log's words."""
+    return [fill_names(e.text(seat.language), names) for e in _moves_between(game, since, upto)
+            if e.summary and _own(e, seat)]
 
 
 def last_moves(game: Game, seat: Seat, since: int, upto: int, presenter, view) -> set[str]:

@@ -15,7 +15,7 @@ from ..play import clock, reply_address, talk
 from ..present import presenter_for, results
 from ..present.titles import game_name, title_of
 from .context import (holdings_lines, last_moves, link_max_age_days, own_title, picture,
-                      seats_of, since_last_turn, state_at, subject)
+                      seats_of, since_last_turn, state_at, subject, your_moves)
 from .urls import absolute, game_host_url, game_url, replay_url, turn_url
 from ..validate import address_key
 
@@ -82,6 +82,7 @@ def _turn(row, game, context):
         **clock_rules_of(game),
         dropped=context.get("dropped", False), presenter=presenter,
         happened=since_last_turn(game, seat, since, seq, names),
+        yours=your_moves(game, seat, since, seq, names),
         messages=talk.mailed_between(game, seat.index, context.get("talk"), names),
         picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
                         last_moves=last_moves(game, seat, since, seq, presenter, view)),
@@ -204,6 +205,7 @@ def _digest(row, game, context):
             "overdue": bool(in_force and in_force.deadline and in_force.held is None
                             and in_force.deadline <= utcnow()),
             "happened": since_last_turn(game_of, seat, entry["since"], entry["seq"], names),
+            "yours": your_moves(game_of, seat, entry["since"], entry["seq"], names),
             "messages": talk.mailed_between(game_of, seat.index, entry.get("talk"), names),
             "link": turn_url(entry["token"]), "replay_link": replay_url(entry["token"])})
     if len(entries) == 1:

@@ -5,16 +5,18 @@ every database (no traceback, no row that cannot be sent)."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 from email.utils import make_msgid
 
 from pbem.db.models import InboundMail, Link, Message, Outbox, ReplyAddress
 from pbem.log import store
 from pbem.mail import inbound, mailer
-from pbem.play import announce, outbox, replies
+from pbem.play import announce, creation, outbox, replies
 from tests.conftest import Inbox, token_of
 from tests.fuzz import mails
-from tests.mail.test_replies import (answers, asked, email_of, events,  # noqa: F401
-                                     newest_turn_mail, replying)
+from tests.mail.test_replies import (PLAYERS, answers, asked, client_reply,  # noqa: F401
+                                     email_of, events, newest_turn_mail, plan, replying,
+                                     seat_to_act)
 
 
 def forged(mail, seat, lines):
@@ -102,3 +104,30 @@ def test_talk_from_the_page_and_the_api_refuses_a_nul(asked, smtp, replying):
     api = client.post(f"/api/turn/{token}/messages", json={"text": "hi\x00there"})
     assert api.status_code == 400 and "NUL" in api.get_json()["error"]
     assert Message.select().count() == 0
+
+
+def test_the_next_turn_mail_says_which_of_your_moves_were_played(replying, smtp):
+    """A played answer is confirmed by the seat's next turn mail, in the log's words, before
+    what the others did."""
+    game, _ = creation.create_game("tigris", PLAYERS, seed=5)
+    mailer.send_due()
+    rng = random.Random(3)
+    rules = store.rules_of(game)
+    first = seat_to_act(game)
+    for seat in (first, 1 - first):             # each answers one whole turn by mail
+        state = store.state_of(store.get_game(game.id))
+        lines = plan(rules, state, seat, rng)
+        mail = newest_turn_mail(smtp, email_of(seat))
+        assert inbound.receive(client_reply(mail, lines).as_bytes()) == "played"
+        mailer.send_due()
+    text = Inbox.text(newest_turn_mail(smtp, email_of(first)))
+    assert "Your moves were played:" in text
+    yours = text.split("Your moves were played:")[1].split("Since your last turn:")
+    assert len(yours) == 2, text                # the own moves come first, then the others'
+    own_lines = [line for line in yours[0].splitlines() if line.startswith("- ")]
+    assert len(own_lines) == 2                   # a Tigris turn: two actions
+    others = [line for line in yours[1].split("\n\n")[0].splitlines() if line.startswith("- ")]
+    assert others and not set(own_lines) & set(others)
+    html_part = newest_turn_mail(smtp, email_of(first)).get_body(
+        preferencelist=("html",)).get_content()
+    assert 'class="yours"' in html_part
