@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..play import clock, fresh, signups, webhooks
 from ..play.keys import keys
@@ -16,6 +17,7 @@ from .. import validate
 from ..errors import Refusal
 from ..games import RULES, IllegalAction
 from ..games.base import current_language
+from ..present.titles import game_name
 from ..inputs import MAX_INT, ascii_int
 
 bp = Blueprint("signup", __name__)
@@ -145,6 +147,7 @@ def read_form(form) -> dict:
         if not name and not email:
             continue
         players.append({"name": name, "email": email, "language": language})
+    _check_seat_count(RULES[rules_name], players)
     players = creation.seated(players, email_required=True)
     options = {key: _option(form, key, default)
                for key, default in RULES[rules_name].options.items()}
@@ -155,6 +158,22 @@ def read_form(form) -> dict:
     return {"rules": rules_name, "players": players, "options": options,
             "title": validate.title(form.get("title")), "host_email": host_email,
             "pace": pace_of_form(form), "webhook": webhooks.check_optional(form.get("webhook"))}
+
+
+def _check_seat_count(rules, players: list[dict]) -> None:
+    """The form's own words for seats left empty: which seats to fill, in the reader's
+    language (the engine's check says only how many it takes)."""
+    if not players:
+        raise validate.Invalid(_("Every seat is empty: give each player a name and an email "
+                                 "address, or choose the computer for a seat."))
+    if len(players) < rules.min_players:
+        missing = rules.min_players - len(players)
+        raise validate.Invalid(ngettext(
+            "%(game)s takes at least %(min)s players: fill %(num)s more seat, with a player's "
+            "name and address or the computer.",
+            "%(game)s takes at least %(min)s players: fill %(num)s more seats, with players' "
+            "names and addresses or the computer.", missing,
+            game=game_name(rules.name), min=rules.min_players))
 
 
 def pace_of_form(form) -> dict:

@@ -132,3 +132,22 @@ def test_confirmation_is_on_in_production_and_off_in_development(database_url, m
     assert create_app({**base, "ENV": "development"}).config["SIGNUP_CONFIRM"] is False
     monkeypatch.setenv("PBEM_SIGNUP_CONFIRM", "false")
     assert create_app({**base, "ENV": "production"}).config["SIGNUP_CONFIRM"] is False
+
+
+def test_the_form_names_each_seat_and_says_what_to_fill_when_seats_are_empty(client, smtp):
+    page = client.get("/new").get_data(as_text=True)
+    assert all(f"<legend>Seat {n}" in page for n in (1, 2, 3, 4))
+    empty = client.post("/new", data={"rules": "tigris", "host_email": ""})
+    assert empty.status_code == 400
+    assert "Every seat is empty" in empty.get_data(as_text=True)
+    one = client.post("/new", data={"rules": "tigris", "name0": "Ann",
+                                    "email0": "ann@example.org"})
+    assert one.status_code == 400
+    text = one.get_data(as_text=True)
+    assert "takes at least 2 players: fill 1 more seat" in text and "computer" in text
+    magyar = client.post("/new?lang=hu", data={"rules": "tigris"}).get_data(as_text=True)
+    assert "Minden hely üres" in magyar
+    computers_only = client.post("/new?lang=en", data={"rules": "tigris", "seat0": "bot1",
+                                                       "seat1": "bot2"})
+    assert "does not play alone" in computers_only.get_data(as_text=True)
+    assert Game.select().count() == 0 and mailer.send_due()["sent"] == 0
