@@ -31,9 +31,10 @@ TOP_MODULES = {"__init__", "config", "errors", "inputs", "validate", "package", 
                "outbound"}
 
 
-# a game's folder holds more than its engine: its presenter draws it (present), its computer
-# player judges it (bots); every other module of the folder is the pure engine (games)
-GAME_FOLDER_LAYERS = {"presenter": "present", "computer": "bots"}
+# a game's folder holds more than its engine: its presenter draws it and its effects word what
+# an action does (present), its computer player judges it (bots); every other module of the
+# folder is the pure engine (games)
+GAME_FOLDER_LAYERS = {"presenter": "present", "effects": "present", "computer": "bots"}
 
 
 def layer_of(module: str) -> tuple[str, int]:

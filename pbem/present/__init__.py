@@ -74,12 +74,19 @@ class Presenter:
         picks the piece when there is no script; None: the token itself."""
         return None
 
+    def effect(self, action: dict, view: dict) -> str:
+        """What `action` does by the rulebook, for the confirm bar's second line under its
+        `label` ("what this does"), from the seat's view only, `{pN}` for names; "" nothing.
+        Optional for a plugin's presenter (see OPTIONAL)."""
+        return ""
+
     def subject(self, view: dict) -> str | None:
         """What the turn email's subject asks (default: the view's prompt)."""
         return view.get("prompt") if isinstance(view, dict) else None
 
 
 GENERIC = Presenter()
+OPTIONAL = frozenset({"effect"})        # added since plugins were written: a presenter may lack it
 PRESENTER_GROUP = "pbem.presenters"     # a plugin game's presenter: tinygame = "pkg.mod:presenter"
 LEFT_OUT: dict[str, str] = {}           # game name -> why its presenter was not used
 _cache: dict[str, Presenter] = {}
@@ -117,7 +124,8 @@ def _loaded_presenter(rules_name: str, where: str, load) -> Presenter:
         presenter = load()
         if isinstance(presenter, type):
             presenter = presenter()
-        missing = [m for m in vars(Presenter) if not m.startswith("_") and not hasattr(presenter, m)]
+        missing = [m for m in vars(Presenter) if not m.startswith("_") and m not in OPTIONAL
+                   and not hasattr(presenter, m)]
         if missing:
             raise TypeError(f"{presenter!r} lacks {', '.join(missing)} of pbem.present.Presenter")
     except Exception as exc:        # a plugin's import may raise anything; the page goes on

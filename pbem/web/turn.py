@@ -199,9 +199,13 @@ def says(token):
     found = choices.by_taps(list(taps))
     if found is None:
         return jsonify({"error": "no legal action is chosen by those taps"}), 404
-    label = choices.presenter.label(found.action, choices.view)
-    if label and not choices.presenter.says_outcome:
-        return jsonify({"label": label, "says": ""})
+    presenter = choices.presenter
+    label = presenter.label(found.action, choices.view)
+    if label and not presenter.says_outcome:
+        effect = getattr(presenter, "effect", None)     # optional for a plugin's presenter
+        said = effect(found.action, choices.view) if effect else ""
+        return jsonify({"label": label,
+                        "says": present.fill_names(said, store.names_of(game)) if said else ""})
     said = present.fill_names(store.rules_of(game).describe(store.state_of(game), access.seat,
                                                            found.action), store.names_of(game))
     return jsonify({"label": label or said, "says": said if label else ""})

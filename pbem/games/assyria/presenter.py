@@ -25,6 +25,7 @@ from markupsafe import Markup, escape
 from pbem.games.base import current_language
 from pbem.present import N_, Presenter, gettext as _, ngettext
 
+from . import effects
 from . import engine as R
 from .game import card_name, dignitary_name, food_name, piece_name, region_name
 
@@ -195,6 +196,10 @@ class AssyriaPresenter(Presenter):
         return []
 
     # ------------------------------------------------------------ labels
+    def effect(self, action: dict, view: dict) -> str:
+        """What the action does, by the rulebook (the confirm bar's second line)."""
+        return effects.effect(action, view)
+
     def label(self, action: dict, view: dict) -> str | None:
         """The instruction on a button or in the confirm bar; the same facts as the log line."""
         kind = action.get("type")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.present import Presenter, gettext as _, ngettext
 
+from . import effects
 from .cards import COLOURS, COLUMN_LIMIT, DYNASTIES
 from .engine import STANDING
 from .views import colour_name, leader_name, ship_name, where
@@ -155,6 +156,10 @@ class TigrisCardsPresenter(Presenter):
         return []
 
     # ---- labels ------------------------------------------------------------------------------
+    def effect(self, action: dict, view: dict) -> str:
+        """What the action does, by the rulebook (the confirm bar's second line)."""
+        return effects.effect(action, view)
+
     def label(self, action: dict, view: dict) -> str | None:
         """What the button or the confirm bar says: "Pass this action", "Score a red point"."""
         kind = action.get("type")
