@@ -56,24 +56,26 @@ def play_now(game_id: int, seat: int) -> str | None:
         return keys().issue(game, seat, source="play_now")
 
 
-def open_first_turn(game_id: int) -> str | None:
+def open_first_turn(game_id: int) -> tuple[str, bool] | None:
     """A game against the computer alone, just started by its one player from the web (its
     host): their first turn opened at once on the page they are on, so its turn mail, not sent
-    yet, is dropped (the host's mail is the one mail of the start). The turn link's token; None
-    when that player is not to act first (the computer opens: its answer is mailed)."""
+    yet, is dropped (the host's mail is the one mail of the start). The link's token, and
+    whether its seat acts now; when the computer opens, the link's page waits for its answer
+    and then plays on (linkstory.may_play_on). None for any other game."""
     with outbox.transaction():
         game = store.locked_game(game_id)
         people = [s for s in Seat.select().where(Seat.game == game) if s.bot_level is None]
         rules = store.rules_of(game)
-        if (len(people) != 1 or address_key(people[0].email) != address_key(game.host_email)
-                or people[0].index not in rules.to_act(rules.load(game.state))):
+        if len(people) != 1 or address_key(people[0].email) != address_key(game.host_email):
             return None
         seat = people[0].index
+        if seat not in rules.to_act(rules.load(game.state)):
+            return keys().issue(game, seat, source="play_now"), False
         (Outbox.delete().where(Outbox.game == game, Outbox.seat == seat,
                                Outbox.template == "turn", Outbox.sent_at.is_null(),
                                Outbox.attempts == 0)
          .execute())
-        return keys().issue(game, seat, source="play_now")
+        return keys().issue(game, seat, source="play_now"), True
 
 
 def ask_home_link(address: str, language: str) -> None:

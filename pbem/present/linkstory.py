@@ -6,7 +6,7 @@ by mail, "we email you" only to an address that gets mail.
 """
 from __future__ import annotations
 
-from ..db.models import Game, Link, Seat, utcnow
+from ..db.models import Event, Game, Link, Seat, utcnow
 from ..log import store
 from ..play import home, limits, links, optout
 
@@ -86,12 +86,45 @@ def may_play_on(link: Link) -> bool:
     computer alone (the caller checks), the link spent by its own player's move, and no newer
     link of the seat made since but by the server after that move (the mail of the turn that
     came back), so that an old or forwarded link cannot."""
-    if link.spent_at is None or link.spent_reason not in ("played", "turn_over") \
-            or link.spent_by != "you":
+    if _waited_for_the_opening(link):
+        return True
+    if link.spent_at is None or link.spent_reason not in ("played", "turn_over"):
+        return False
+    if link.spent_by != "you" and not (link.spent_by == "forced" and _moved_through(link)):
         return False
     newest = links.newest(link.game_id, link.seat)
     return newest is None or newest.id == link.id or (
         (newest.source or "mail") == "mail" and newest.created_at >= link.spent_at)
+
+
+def _waited_for_the_opening(link: Link) -> bool:
+    """The page a solo game's player landed on while the computer opened the game: its link
+    (never mailed) was replaced by the turn mail of their first turn, now the seat's newest."""
+    if link.source != "play_now" or link.spent_reason != "replaced" or link.spent_by != "mail":
+        return False
+    newest = links.newest(link.game_id, link.seat)
+    return newest is not None and (newest.source or "mail") == "mail" and \
+        newest.spent_at is None and newest.created_at >= link.spent_at and \
+        not _moved_at_all(link)
+
+
+def _moved_at_all(link: Link) -> bool:
+    return (Event.select(Event.id)
+            .where(Event.game == link.game_id, Event.seat == link.seat,
+                   Event.automatic == False, Event.timeout == False)  # noqa: E712
+            .exists())
+
+
+def _moved_through(link: Link) -> bool:
+    """Whether the seat's player moved while the link was live (the server then played their
+    lone options, which spent it): a link nobody used never opens a turn."""
+    if link.spent_seq is None:
+        return False
+    return (Event.select(Event.id)
+            .where(Event.game == link.game_id, Event.seat == link.seat,
+                   Event.seq > link.turn_seq, Event.seq <= link.spent_seq,
+                   Event.automatic == False, Event.timeout == False)  # noqa: E712
+            .exists())
 
 
 # -- the read-only pages of a link that no longer acts: the game as it stood then -------------------

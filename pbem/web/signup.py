@@ -66,9 +66,10 @@ def create_from(form, solo: bool = False):
         return _form_page(form, str(exc), exc.status)
     if host_token is None:
         return redirect("/new/sent", code=303)
-    turn = fresh.open_first_turn(keys().check_host(host_token)) if solo else None
-    if turn is not None:
-        return redirect(f"/turn/{turn}", code=303)
+    opened = fresh.open_first_turn(keys().check_host(host_token)) if solo else None
+    if opened is not None:
+        token, acts = opened        # the computer opens: its answer awaited on the seat's page
+        return redirect(f"/turn/{token}" if acts else f"/turn/{token}/done", code=303)
     return redirect(f"/host/{host_token}?created=1", code=303)
 
 

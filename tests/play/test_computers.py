@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pbem import bots
-from pbem.db.models import Event, Game, Outbox, Seat, Vacation
+from pbem.db.models import Event, Game, Link, Outbox, Seat, Vacation
 from pbem.games import RULES
 from pbem.log import chain, store
 from pbem.mail import mailer
@@ -604,6 +604,49 @@ def test_against_the_computer_alone_the_page_waits_for_it_and_then_plays_on(app,
     fresh_token = opened.headers["Location"].split("/")[2]
     assert fresh_token != token
     assert client.get(f"/api/turn/{fresh_token}").get_json()["actions"]   # Ann's turn, live
+    assert 'id="play-on-form"' not in client.get(f"/turn/{token}/done").get_data(as_text=True)
+
+
+def test_when_the_computer_opens_the_button_leads_to_a_page_that_waits_then_plays_on(
+        app, client, smtp, monkeypatch):
+    fast(app)
+    monkeypatch.setattr(creation.secrets, "randbits", lambda bits: 1)   # the computer opens
+    answer = client.post("/new/solo", data={"rules": "tigris_cards",
+                                            "email": "newcomer@example.org"})
+    location = answer.headers["Location"]
+    assert answer.status_code == 303 and location.startswith("/turn/") and \
+        location.endswith("/done")
+    game = Game.select().order_by(Game.id.desc()).get()
+    assert store.rules_of(game).to_act(store.state_of(game)) == [1]
+    waiting = client.get(location).get_data(as_text=True)
+    assert 'http-equiv="refresh"' in waiting and 'data-now="computer-thinking"' in waiting
+    assert computers.run_pass()["moves"] >= 1
+    mailer.send_due()                                   # the first turn's mail goes as ever
+    back = client.get(location).get_data(as_text=True)
+    assert 'id="play-on-form"' in back and "open your latest email" not in back
+    opened = client.post(location.replace("/done", "/play-on"))
+    assert opened.status_code == 303
+    fresh_token = opened.headers["Location"].split("/")[2]
+    assert client.get(f"/api/turn/{fresh_token}").get_json()["actions"]
+    # the waiting link opens the first turn once, never again
+    assert 'id="play-on-form"' not in client.get(location).get_data(as_text=True)
+
+
+def test_a_move_followed_by_moves_played_for_you_still_plays_on(app, client, smtp):
+    """A link spent by the server's forced follow-up of its player's own move (a lone option)
+    plays on like one spent by the move itself; one its player never used does not."""
+    fast(app)
+    game = create(app, ANN, {"computer": 1})
+    mailer.send_due()
+    token = token_of(smtp.inbox.last_link("ann@example.org"))
+    link = Link.get(Link.game == game.id, Link.seat == 0, Link.spent_at.is_null())
+    rules = store.rules_of(game)
+    action = rules.legal_actions(store.state_of(game), 0)[0]
+    client.post(f"/api/turn/{token}", json={"seq": game.seq, "action": action})
+    computers.run_pass()
+    Link.update(spent_by="forced").where(Link.id == link.id).execute()
+    assert 'id="play-on-form"' in client.get(f"/turn/{token}/done").get_data(as_text=True)
+    Event.update(automatic=True).where(Event.game == game.id, Event.seat == 0).execute()
     assert 'id="play-on-form"' not in client.get(f"/turn/{token}/done").get_data(as_text=True)
 
 
