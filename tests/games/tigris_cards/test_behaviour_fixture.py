@@ -31,12 +31,14 @@ from pbem.games.tigris_cards import rules
 
 FIXTURE = Path(__file__).parent / "data" / "behaviour_hashes.json"
 
-# (players, seed, options, rules version, chooser): a few dozen games of every player count
+# (players, seed, options, rules version, chooser): ten games of every player count (72 were
+# recorded; the first ones of each kind are kept, their hashes unchanged: the 42 others added
+# 40 s to every test run and no failure the kept ones would miss in any change so far)
 GAMES = (
-    [(p, seed, {}, 2, "uniform" if seed % 2 else "kinds") for p in (2, 3, 4) for seed in range(16)]
-    + [(p, 100 + seed, {"open_piles": True}, 2, "kinds") for p in (2, 3, 4) for seed in range(4)]
+    [(p, seed, {}, 2, "uniform" if seed % 2 else "kinds") for p in (2, 3, 4) for seed in range(6)]
+    + [(p, 100 + seed, {"open_piles": True}, 2, "kinds") for p in (2, 3, 4) for seed in range(2)]
     + [(p, 200 + seed, {}, 1, "uniform" if seed % 2 else "kinds")
-       for p in (2, 3, 4) for seed in range(4)]
+       for p in (2, 3, 4) for seed in range(2)]
 )
 
 
