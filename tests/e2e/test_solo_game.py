@@ -53,6 +53,14 @@ def make_a_move(page):
         else:
             page.locator("#actions button").first.click()
     assert page.is_visible("#confirm"), "no move could be chosen"
+    if page.locator("svg g.hex.chosen").count():
+        # a chosen hex is framed by its own hexagon: no box around the group, no stroke on
+        # the hut and the coordinates inside
+        frame = page.eval_on_selector("svg g.hex.chosen", "g => [getComputedStyle(g).outlineStyle,"
+                                      " getComputedStyle(g).stroke,"
+                                      " getComputedStyle(g.querySelector('.cell')).stroke]")
+        assert frame[0] == "none" and frame[1] == "none" and frame[2] != "none", frame
+        screenshot(page, "solo-assyria-hex-chosen")
     with page.expect_navigation():
         page.click("#confirm-yes")
 
