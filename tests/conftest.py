@@ -111,6 +111,15 @@ def _database_urls():
     return urls
 
 
+def by_database(names, on_postgresql=()):
+    """Parameters ("database_url", "rules_name") for a per-game test whose database's part is the
+    same for every game: each game on SQLite, those of `on_postgresql` on PostgreSQL too (where
+    it is configured). Use with `indirect=["database_url"]`."""
+    return [("sqlite", name) for name in names] + \
+        [(db, name) for db in _database_urls() if db != "sqlite"
+         for name in names if name in on_postgresql]
+
+
 def reset_postgresql(url: str) -> None:
     """An empty database: every table of every migration goes, whatever its name."""
     import psycopg2

@@ -259,7 +259,9 @@ def tap_to_confirm(page, taps: list[str], name: str) -> bool:
     return enlarged
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+# the smallest board (its hexes drawn largest) and the largest one (the smallest hexes): the
+# 3-player board lies between them
+@pytest.mark.parametrize("players", [2, 4])
 def test_assyria_every_decision_has_big_enough_targets(live, smtp, phone, players):
     """Each kind of decision, from the start hexes to wells and ziggurats: every highlighted
     target is at least 40 px when it is to be tapped (the map enlarging itself first), and the

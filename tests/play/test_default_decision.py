@@ -15,6 +15,7 @@ from pbem.play import pace
 from pbem.play import hosting
 from pbem.play import moves as playing
 from pbem.play import creation
+from tests.conftest import by_database
 
 MINUTE = dt.timedelta(minutes=1)
 PLAYERS = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(3)]
@@ -106,7 +107,9 @@ def mid_turn(state, waiting) -> int | None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
+@pytest.mark.parametrize("database_url,rules_name",
+                         by_database(["tigris", "tigris_cards", "assyria"], ("tigris_cards",)),
+                         indirect=["database_url"])
 def test_after_a_default_the_seat_is_not_asked_again_in_that_turn(app, rules_name):
     rules = None
     positions = 0

@@ -24,6 +24,7 @@ from pbem.play import clock, pace
 from pbem.play import moves as playing
 from pbem.play import creation
 from pbem.present.times import when
+from tests.conftest import by_database
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"},
            {"name": "Cy", "email": "cy@example.org"}]
@@ -57,7 +58,9 @@ def texts(smtp, address) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules_name", ["tigris", "tigris_cards", "assyria"])
+@pytest.mark.parametrize("database_url,rules_name",
+                         by_database(["tigris", "tigris_cards", "assyria"], ("tigris",)),
+                         indirect=["database_url"])
 def test_a_silent_seat_and_the_host_are_told_the_truth_through_the_weeks(app, client, smtp,
                                                                         rules_name):
     rng = random.Random(11)
