@@ -1,7 +1,7 @@
 """Public pages: the list of games, each game's spectator page and record (a new game: signup.py)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
 from flask_babel import gettext as _
 
 from ..play import clock
@@ -12,6 +12,7 @@ from ..play import records
 from ..present import listings
 from ..present import seat as seat_view
 from ..inputs import ascii_int
+from . import conditional
 
 bp = Blueprint("games", __name__)
 
@@ -48,11 +49,18 @@ def archive():
 
 @bp.get("/games/<int:game_id>")
 def spectate(game_id):
-    board = seat_view.board(_game(game_id), None)
-    return render_template("game.html", **board,
+    """A running game's page shows its clocks (they move with time): rendered each time; a
+    finished one only changes with the game's record, so the browser's copy is asked for."""
+    game = _game(game_id)
+    etag = conditional.validator(game) if game.status == "over" else None
+    if etag and (unchanged := conditional.not_modified(etag)):
+        return unchanged
+    board = seat_view.board(game, None)
+    page = render_template("game.html", **board,
                            log=listings.public_log(board["game"], board["names"],
                                                    current_language()),
                            clocks=clock.clocks(board["game"], board["to_act"]))
+    return conditional.tagged(make_response(page), etag) if etag else page
 
 
 @bp.get("/games/<int:game_id>/record.json")

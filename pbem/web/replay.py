@@ -9,7 +9,7 @@ costs fewer than that many applications.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
 from flask_babel import gettext as _
 
 from ..play import links, talk
@@ -20,6 +20,7 @@ from ..present import replay as replaying
 from ..present import seat as seat_view
 from ..inputs import ascii_int
 from ..play.keys import keys
+from . import conditional
 
 bp = Blueprint("replay", __name__)
 
@@ -35,7 +36,9 @@ def spectator(game_id):
     game = store.find_game(game_id)
     if game is None:
         abort(404, _("There is no such game."))
-    return render(game, seat=None, base=f"/games/{game.id}/replay")
+    etag = conditional.validator(game, _step(game, game.seq))
+    return conditional.not_modified(etag) or conditional.tagged(
+        make_response(render(game, seat=None, base=f"/games/{game.id}/replay")), etag)
 
 
 @bp.get("/replay/<token>")

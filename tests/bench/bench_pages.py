@@ -95,6 +95,26 @@ def in_process(client, path: str) -> tuple[float, float, float, int, int]:
             len(gzip.compress(body, 6)))
 
 
+def revalidated(client) -> tuple[float, float]:
+    """(median CPU ms of a finished game's page rendered, of the same page answered 304 to a
+    browser that kept it): what the page's validator saves (pbem/web/conditional.py)."""
+    rng = random.Random("finished")
+    game, _ = creation.create_game("assyria", players(PLAYERS), seed=rng.randrange(10**9))
+    game = play(game, 100_000, rng)
+    path = f"/games/{game.id}"
+    etag = client.get(path).headers["ETag"]
+    times = {}
+    for status, headers in ((200, {}), (304, {"If-None-Match": etag})):
+        cpu = []
+        for _ in range(SAMPLES):
+            started = time.thread_time()
+            answer = client.get(path, headers=headers)
+            cpu.append((time.thread_time() - started) * 1000)
+            assert answer.status_code == status, answer.status_code
+        times[status] = statistics.median(cpu)
+    return times[200], times[304]
+
+
 def hammer(url: str, seconds: float = SECONDS) -> float:
     """Requests per second from THREADS clients for `seconds`: plain http.client, which costs
     the shared 2 cores far less than a full HTTP library (gunicorn's sync workers close every
@@ -132,6 +152,7 @@ def run(url: str) -> None:
             for moves in STAGES:
                 path = make_pages(name, moves)
                 rows.append([name, moves, path, *in_process(client, path)])
+        rendered, kept = revalidated(client)
         db.close()
     env = {"PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
            "PBEM_BASE_URL": "http://pbem.bench", "PBEM_MAIL_PORT": str(free_port())}
@@ -153,6 +174,8 @@ def run(url: str) -> None:
     for name, moves, _path, cpu, least, wall, raw, packed, ratio in rows:
         print(f"  {name:<13}{moves:>6}{raw:>9}{packed:>8}{cpu:>8.2f}{least:>8.2f}{wall:>9.2f}"
               f"{ratio:>8.3f}")
+    print(f"  a finished game's page: rendered {rendered:.2f} ms CPU, answered 304 to a browser "
+          f"that kept it {kept:.2f} ms ({rendered / kept:.0f}x less)")
 
 
 def main() -> None:

@@ -1,0 +1,41 @@
+"""Public pages answered "304 Not Modified" without rendering them again: a finished game's
+page and any step of the spectators' replay depend only on what their validator names (the
+game's moves, status, title and seats' names, the step, the reader's language, this process's
+templates). The browser keeps the page and asks each time (`no-cache`); an unchanged game costs
+one small query instead of a replay and a render. Pages with a seat's holdings are never
+cached (they stay `no-store`)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+
+from flask import Response, request
+
+from .. import __version__
+from ..games.base import current_language
+from ..log import store
+
+PROCESS = secrets.token_hex(8)      # a new process may bring new templates: new validators
+
+
+def validator(game, *parts) -> str:
+    """A weak ETag for a public page of `game` (weak: the same page compressed or not)."""
+    names = store.names_of(game)
+    key = json.dumps([__version__, PROCESS, game.id, game.seq, game.status, game.title, names,
+                      current_language(), request.path, *parts], default=str)
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def not_modified(etag: str) -> Response | None:
+    """The 304 answer when the browser's copy is current, else None (render the page)."""
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+        return tagged(response, etag)
+    return None
+
+
+def tagged(response, etag: str):
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"       # keep it, but ask each time
+    return response
