@@ -11,6 +11,7 @@ from ..log import store
 from ..play import clock, optout, webhooks
 from ..play import hosting as host_actions
 from ..validate import address_key
+from . import reliability
 
 MAIL_SHOWN = 100
 
@@ -70,7 +71,15 @@ def host_page(game: Game) -> dict:
                 opted_out=opted_out, clocks=clock.clocks(game, to_act, now),
                 states=seat_states(game, seats, to_act, opted_out, now),
                 choices=host_choices(game, seats, to_act, now),
-                wait_days=host_actions.host_wait_days(), webhook=webhooks.url_of(game))
+                wait_days=host_actions.host_wait_days(), webhook=webhooks.url_of(game),
+                answers=_answers(seats))
+
+
+def _answers(seats: list[Seat]) -> dict:
+    """seat index -> how reliably its player answers (the computer's seats: none)."""
+    found = reliability.answers_of(s.email for s in seats if s.bot_level is None)
+    return {s.index: found[address_key(s.email)] for s in seats
+            if s.bot_level is None and address_key(s.email) in found}
 
 
 def hosted_by(address: str) -> list[dict]:

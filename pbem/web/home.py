@@ -15,7 +15,7 @@ from ..play import choices, fresh, home, hosting, limits, links, optout, pace, t
 from ..log import store
 from ..games.base import current_language, speaking
 from ..present import calendar as deadlines_calendar, seat as seat_view
-from ..present import hosting as hosted_view, times
+from ..present import hosting as hosted_view, reliability, times
 from . import replay
 from ..validate import address_key
 from ..play.keys import keys
@@ -74,7 +74,8 @@ def show(token):
 
 
 def _home_page(token: str, address: str, error: str | None = None):
-    entries = seat_view.home_entries(home.seats_of(address))
+    seats = home.seats_of(address)
+    entries = seat_view.home_entries(seats)
     settings = home.settings_of(address)
     with times.reading_in(settings.time_zone):
         return render_template("home.html", token=token, address=address,
@@ -89,6 +90,8 @@ def _home_page(token: str, address: str, error: str | None = None):
                                away_error=request.args.get("away_error"),
                                calendar_url=current_app.config["BASE_URL"].rstrip("/")
                                + f"/me/{token}/calendar.ics",
+                               table=reliability.at_the_table(
+                                   [s for s in seats if s.game.status == "running"]),
                                **_hosted(address, error))
 
 
