@@ -101,6 +101,8 @@ class Game(BaseModel):
     # undo within a turn (pbem/log/undo.py): {"seat", "states"}, the dumped states before the
     # actions the seat on turn may still take back, oldest first; None when there are none
     undo = JSONField(null=True)
+    # the finished game this one replays (pbem/play/rematch.py): at most one rematch a game
+    rematch_of = pw.IntegerField(null=True, unique=True)
 
 
 class Seat(BaseModel):

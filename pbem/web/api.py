@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..play import links, moves, talk
+from ..play import links, moves, rematch, talk
 from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.codes import codes_of
-from .common import check_link, check_link_to_act, check_newest, check_signed, parse_seq
+from .common import (check_link, check_link_to_act, check_newest, check_readable, check_signed,
+                     parse_seq)
 from ..inputs import parse_json
 from ..present.seat import turn_payload
 
@@ -92,6 +93,19 @@ def undo(token):
     except (store.StaleSeq, undoing.UndoRefused) as exc:
         return error(409, str(exc))
     return jsonify(turn_payload(applied.game, access.seat, applied.state))
+
+
+@bp.post("/turn/<token>/rematch")
+def ask_rematch(token):
+    """A finished game's rematch, asked from any link its seat was sent: 201 with the new
+    game's id when this request made it, 200 with the one made before, 409 while it runs."""
+    check_signed(token)
+    access = check_readable(token)
+    try:
+        new, made = rematch.ask(access.game_id, access.seat)
+    except rematch.RematchRefused as exc:
+        return error(409, str(exc))
+    return jsonify({"game": new.id, "made": made}), 201 if made else 200
 
 
 @bp.post("/turn/<token>/messages")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, fresh, home, limits, links, moves, pace, talk
+from ..play import clock, fresh, home, limits, links, moves, pace, rematch, talk
 from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.base import current_language
@@ -120,6 +120,15 @@ def done(token):
     return seat_page(game, access, already=False)
 
 
+@bp.post("/turn/<token>/rematch")
+def ask_rematch(token):
+    """Anyone at a finished game's table, from any link they were sent: the rematch (made now,
+    its invitations mailed, or the one made already) and its page."""
+    access = check_readable(token)
+    new, _made = rematch.ask(access.game_id, access.seat)
+    return redirect(f"/games/{new.id}?rematch=1", code=303)
+
+
 @bp.post("/turn/<token>/play-on")
 def play_on(token):
     """Against the computer alone, the seat's turn opened again from the page its own move
@@ -152,7 +161,8 @@ def seat_page(game, access, already: bool, status: int = 200):
         log=linkstory.log_until(seat_view.game_log(game, access.seat, names, current_language(),
                                                    access.link.turn_seq), upto),
         messages=linkstory.messages_until(talk.listing(game, names), access.link, upto),
-        token=request.view_args["token"]), status
+        token=request.view_args["token"],
+        rematch=rematch.rematch_of(game.id) if game.status == "over" else None), status
 
 
 class Taps(list):
