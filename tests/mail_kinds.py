@@ -38,15 +38,17 @@ def people(tag: str, count: int = 2) -> list[dict]:
 
 def _play(game, moves: int, rng: random.Random, say: str = ""):
     rules = store.rules_of(game)
-    for _ in range(moves):
+    said: dict[int, int] = {}       # within talk's rate limit (a random seed's game may give a
+    for _ in range(moves):          # seat more moves than it allows messages)
         game = store.get_game(game.id)
         state = store.state_of(game)
         waiting = rules.to_act(state)
         if not waiting or game.status != "running":
             break
         seat = rng.choice(waiting)
-        if say:
+        if say and said.get(seat, 0) < talk.RATE_COUNT:
             talk.post(game.id, seat, say)
+            said[seat] = said.get(seat, 0) + 1
         playing.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
     return store.get_game(game.id)
 

@@ -148,8 +148,11 @@ def read_form(form) -> dict:
         if not name and not email:
             continue
         players.append({"name": name, "email": email, "language": language})
+    if not players:
+        raise validate.Invalid(_("Every seat is empty: give each player a name and an email "
+                                 "address, or choose the computer for a seat."))
+    players = creation.seated(players, email_required=True)       # each seat's entries first
     _check_seat_count(RULES[rules_name], players)
-    players = creation.seated(players, email_required=True)
     options = {key: _option(form, key, default)
                for key, default in RULES[rules_name].options.items()}
     _rules, options = chain.validate_new_game(rules_name, len(players), options)
@@ -164,9 +167,6 @@ def read_form(form) -> dict:
 def _check_seat_count(rules, players: list[dict]) -> None:
     """The form's own words for seats left empty: which seats to fill, in the reader's
     language (the engine's check says only how many it takes)."""
-    if not players:
-        raise validate.Invalid(_("Every seat is empty: give each player a name and an email "
-                                 "address, or choose the computer for a seat."))
     if len(players) < rules.min_players:
         missing = rules.min_players - len(players)
         raise validate.Invalid(ngettext(

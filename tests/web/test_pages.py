@@ -22,7 +22,8 @@ def test_new_game_form_creates_the_game_and_mails_the_players(client, smtp):
 def test_new_game_form_says_what_is_wrong(client):
     cases = [({"name0": "Ann", "email0": "ann@example.org"}, "Choose a game"),
              ({"rules": "duel", "name0": "Ann", "email0": "not-an-address"}, "valid email"),
-             ({"rules": "duel", "name0": "Ann", "email0": "ann@example.org"}, "2 to 3 players"),
+             ({"rules": "duel", "name0": "Ann", "email0": "ann@example.org"},
+              "takes at least 2 players: fill 1 more seat"),
              ({"rules": "duel", "name0": "A", "email0": "a@x.org", "name1": "B", "email1": "b@x.org",
                "option_rounds": "lots"}, "whole number")]
     for form, words in cases:
