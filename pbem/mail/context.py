@@ -54,15 +54,20 @@ def _own(event: Event, seat: Seat) -> bool:
 
 def since_last_turn(game: Game, seat: Seat, since: int, upto: int, names: list[str]) -> list[str]:
     """What the others did (and what the server played) since the seat's last mail."""
-    return [fill_names(e.text(seat.language), names) for e in _moves_between(game, since, upto)
-            if e.summary and not _own(e, seat)]
+    return moves_since(game, seat, since, upto, names)[0]
 
 
-def your_moves(game: Game, seat: Seat, since: int, upto: int, names: list[str]) -> list[str]:
-    """The seat's own moves since its last mail, so the next mail confirms that an answer (or a
-    page's move) was played, in the log's words."""
-    return [fill_names(e.text(seat.language), names) for e in _moves_between(game, since, upto)
-            if e.summary and _own(e, seat)]
+def moves_since(game: Game, seat: Seat, since: int, upto: int,
+                names: list[str]) -> tuple[list[str], list[str]]:
+    """The log's lines since the seat's last mail, in the seat's language: (what the others
+    did and the server played, the seat's own moves: the next mail confirms that an answer or
+    a page's move was played)."""
+    others, own = [], []
+    for event in _moves_between(game, since, upto):
+        if event.summary:
+            (own if _own(event, seat) else others).append(
+                fill_names(event.text(seat.language), names))
+    return others, own
 
 
 def last_moves(game: Game, seat: Seat, since: int, upto: int, presenter, view) -> set[str]:

@@ -15,7 +15,7 @@ from ..play import clock, reply_address, talk
 from ..present import presenter_for, results
 from ..present.titles import game_name, title_of
 from .context import (holdings_lines, last_moves, link_max_age_days, own_title, picture,
-                      seats_of, since_last_turn, state_at, subject, your_moves)
+                      moves_since, seats_of, since_last_turn, state_at, subject)
 from .urls import absolute, game_host_url, game_url, replay_url, turn_url
 from ..validate import address_key
 
@@ -70,6 +70,7 @@ def _turn(row, game, context):
         prompt = _("Reminder: %(prompt)s", prompt=prompt)
     token = context["token"]
     in_force = clock.clock_of(game, seat)
+    happened, yours = moves_since(game, seat, since, seq, names)
     return subject(game), dict(
         seat=seat, names=names, prompt=prompt, view=view, rules=rules, reminder=reminder,
         deadline=in_force.deadline if in_force else None,
@@ -81,8 +82,7 @@ def _turn(row, game, context):
         clock_rules=bool(context.get("clock_rules")),      # the seat's first turn mail
         **clock_rules_of(game),
         dropped=context.get("dropped", False), presenter=presenter,
-        happened=since_last_turn(game, seat, since, seq, names),
-        yours=your_moves(game, seat, since, seq, names),
+        happened=happened, yours=yours,
         messages=talk.mailed_between(game, seat.index, context.get("talk"), names),
         picture=picture(presenter, view=view, names=names, seat=seat.index, game=game,
                         last_moves=last_moves(game, seat, since, seq, presenter, view)),
@@ -195,6 +195,7 @@ def _digest(row, game, context):
         view = rules.view(state, seat.index)
         prompt = presenter_for(game_of.rules).subject(view) or _("Your turn")
         in_force = clock.clock_of(game_of, seat)      # the deadline in force, as in turn mails
+        happened, yours = moves_since(game_of, seat, entry["since"], entry["seq"], names)
         entries.append({
             "game": game_of, "title": title_of(game_of),
             "prompt": _("Reminder: %(prompt)s", prompt=prompt) if entry.get("reminder")
@@ -204,8 +205,7 @@ def _digest(row, game, context):
             "away_until": in_force.away_until if in_force else None,
             "overdue": bool(in_force and in_force.deadline and in_force.held is None
                             and in_force.deadline <= utcnow()),
-            "happened": since_last_turn(game_of, seat, entry["since"], entry["seq"], names),
-            "yours": your_moves(game_of, seat, entry["since"], entry["seq"], names),
+            "happened": happened, "yours": yours,
             "messages": talk.mailed_between(game_of, seat.index, entry.get("talk"), names),
             "link": turn_url(entry["token"]), "replay_link": replay_url(entry["token"])})
     if len(entries) == 1:

@@ -105,26 +105,24 @@ def _waited_for_the_opening(link: Link) -> bool:
     newest = links.newest(link.game_id, link.seat)
     return newest is not None and (newest.source or "mail") == "mail" and \
         newest.spent_at is None and newest.created_at >= link.spent_at and \
-        not _moved_at_all(link)
-
-
-def _moved_at_all(link: Link) -> bool:
-    return (Event.select(Event.id)
-            .where(Event.game == link.game_id, Event.seat == link.seat,
-                   Event.automatic == False, Event.timeout == False)  # noqa: E712
-            .exists())
+        not _moved(link)
 
 
 def _moved_through(link: Link) -> bool:
     """Whether the seat's player moved while the link was live (the server then played their
     lone options, which spent it): a link nobody used never opens a turn."""
-    if link.spent_seq is None:
-        return False
-    return (Event.select(Event.id)
-            .where(Event.game == link.game_id, Event.seat == link.seat,
-                   Event.seq > link.turn_seq, Event.seq <= link.spent_seq,
-                   Event.automatic == False, Event.timeout == False)  # noqa: E712
-            .exists())
+    return link.spent_seq is not None and _moved(link, link.turn_seq, link.spent_seq)
+
+
+def _moved(link: Link, after: int = -1, upto: int | None = None) -> bool:
+    """Whether the link's seat made a move of its own (not forced, not a default) in the
+    game's moves `after` < seq <= `upto` (all of them by default)."""
+    query = Event.select(Event.id).where(
+        Event.game == link.game_id, Event.seat == link.seat, Event.seq > after,
+        Event.automatic == False, Event.timeout == False)  # noqa: E712
+    if upto is not None:
+        query = query.where(Event.seq <= upto)
+    return query.exists()
 
 
 # -- the read-only pages of a link that no longer acts: the game as it stood then -------------------
