@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
+from ..games import IllegalAction  # noqa: F401  (what append raises; callers catch it as store's)
 from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Event, Game, Seat, utcnow
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, canonical, chain_hash, commitment,
