@@ -103,6 +103,9 @@ class Game(BaseModel):
     undo = JSONField(null=True)
     # the finished game this one replays (pbem/play/rematch.py): at most one rematch a game
     rematch_of = pw.IntegerField(null=True, unique=True)
+    # how the players ended it together (pbem/log/ending.py): {"resigned": [seats], "agreed":
+    # [seats], "ended": None | "resigned" | "abandoned"}; None until someone resigns or proposes
+    ending = JSONField(null=True)
 
 
 class Seat(BaseModel):

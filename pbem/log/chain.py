@@ -163,6 +163,7 @@ TIMEOUT_MARKS = {
     "absent": lambda: _("{line} (played by default for an absent player)"),
     "host": lambda: _("{line} (played by the host for {seat})"),
     "handover": lambda: _("{line} (played by default: the host handed {seat}'s moves over)"),
+    "resigned": lambda: _("{line} (played by default: {seat} resigned)"),
 }
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .. import validate
 from ..games import IllegalAction
 from ..games.base import LANGUAGES, _, default_move, replayable_versions, set_up
-from . import chain, undo
+from . import chain, ending, undo
 
 FORMAT_VERSION = 1
 MAX_EVENTS = 20_000          # a long Tigris game has ~400; a record is replayed in one go
@@ -55,6 +55,10 @@ class CheckedRecord:
     head_hash: str
     events: list[dict] = field(default_factory=list)   # Event fields, summaries recomputed
     stretch: dict | None = None     # the undo stretch after the last event (pbem/log/undo.py)
+    ending: dict | None = None      # how the players ended it together (pbem/log/ending.py)
+
+    def result(self) -> dict | None:
+        return ending.result(self.rules, self.state, self.ending, self.players)
 
 
 def check_record(record) -> CheckedRecord:
@@ -77,13 +81,13 @@ def check_record(record) -> CheckedRecord:
     checked = _creation(record, _event(events[0], 0))
     for seq, raw in enumerate(events[1:], start=1):
         _replay_one(checked, _event(raw, seq))
-    status = "over" if checked.rules.result(checked.state) is not None else "running"
+    status = "over" if checked.result() is not None else "running"
     if record.get("status", status) != status:
         raise ValueError(f"the record says the game is {record.get('status')!r}; its log "
                          f"replays to a game that is {status}")
     if record.get("head_hash", checked.head_hash) != checked.head_hash:
         raise ValueError("the record's head_hash is not the hash of its last event")
-    result = checked.rules.result(checked.state)
+    result = checked.result()
     if "result" in record and chain.canonical(record["result"]) != chain.canonical(result):
         raise ValueError("the record's result is not the result its log replays to")
     return checked
@@ -211,6 +215,10 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
     rules, state, seq = checked.rules, checked.state, raw["seq"]
     seat, action, automatic = raw["seat"], raw["action"], raw["automatic"]
     timeout, bot = raw.get("timeout", False), raw.get("bot", False)
+    if ending.ended(checked.ending):
+        raise ValueError(f"event {seq}: the players had ended the game")
+    if ending.is_ending(action):
+        return _ending_one(checked, raw)
     if seat not in rules.to_act(state):
         raise ValueError(f"event {seq}: seat {seat} is not to act then")
     if automatic + timeout + bot > 1:
@@ -293,6 +301,28 @@ def _undo_one(checked: CheckedRecord, raw: dict) -> None:
     checked.events.append(_row(raw, seq, seat, dict(undo.UNDO), False, False, head,
                                undo.line(seat), played_by=raw.get("played_by")))
     checked.state, checked.stretch, checked.head_hash = state, stretch, head
+
+
+def _ending_one(checked: CheckedRecord, raw: dict) -> None:
+    """A resignation or an answer to abandoning the game, by a player's seat itself, where it
+    may (pbem/log/ending.py)."""
+    seq, seat = raw["seq"], raw["seat"]
+    if raw["automatic"] or raw.get("timeout") or raw.get("bot") or \
+            raw.get("played_by", "player") != "player" or type(seat) is not int or \
+            not 0 <= seat < checked.players:
+        raise ValueError(f"event {seq}: a resignation or an abandon's answer is a player's own")
+    computers = [s for s, shown in enumerate(checked.seats) if "computer" in shown]
+    try:
+        action = ending.checked(raw["action"])
+        after = ending.step(checked.ending, checked.players, computers, seat, action)
+    except IllegalAction as exc:
+        raise ValueError(f"event {seq}: this ending is not allowed there: {exc}") from None
+    head = chain.chain_hash(checked.head_hash, seq, seat, action, False, raw["created_at"])
+    if head != raw["hash"]:
+        raise ValueError(f"event {seq}: its hash does not match its content")
+    checked.events.append(_row(raw, seq, seat, action, False, False, head,
+                               ending.line(seat, action, after), played_by=raw.get("played_by")))
+    checked.ending, checked.head_hash = after, head
 
 
 def _as_the_server_plays(rules, state, seat, action, automatic, seq: int) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..db.database import read_snapshot, write_transaction
-from ..db.models import Checkpoint, Event, Game
+from ..db.models import Checkpoint, Event, Game, Seat
 from ..games import IllegalAction
 from .chain import canonical, chain_hash
 from .reading import get_game, rules_of, state_of
-from . import undo
+from . import ending, undo
 
 # every CHECKPOINT_EVERY-th event's state is kept (Checkpoint): a replay step applies fewer
 # events than this (a state is ~2 KB of JSON, an apply 40-85 µs: tests/bench/bench_storage.py)
@@ -157,6 +157,25 @@ def _problems(game: Game) -> tuple[list[str], list]:
         problems.append(f"the game says move {game.seq}, the log ends at {expected_seq - 1}")
     if state is not None and canonical(rules.dump(state)) != canonical(game.state):
         problems.append("the snapshot differs from the state the log replays to")
+    if canonical(_ending_of(game)) != canonical(ending.of(game.ending)):
+        problems.append("the game's ending differs from the resignations and agreements its "
+                        "log holds")
     if points:
         problems.append(f"replay checkpoints after the end of the log (move {min(points)})")
     return problems, missing
+
+
+def _ending_of(game: Game) -> dict:
+    """The table's ending folded from the game's resignations and abandon's answers alone."""
+    computers = [s.index for s in Seat.select(Seat.index).where(Seat.game == game.id,
+                                                                Seat.bot_level.is_null(False))]
+    now = None
+    for event in Event.select(Event.seat, Event.action).where(Event.game == game.id) \
+            .order_by(Event.seq):
+        if ending.is_ending(event.action):
+            try:
+                now = ending.step(now, game.players, computers, event.seat,
+                                  ending.checked(event.action))
+            except IllegalAction as exc:
+                return {"refused": str(exc)}
+    return ending.of(now)

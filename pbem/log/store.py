@@ -16,7 +16,7 @@ from ..db.models import Event, Game, Seat, utcnow
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, canonical, chain_hash, commitment,
                     computer_summaries, describe_in_every_language, forced_move,
                     in_every_language, played_by, timeout_summaries)
-from . import undo
+from . import ending, undo
 # the store's readers, replay and verification live in rooms of their own; `store` stays the
 # one name the layers above call them by
 from .reading import (GAME_BY_ID, SEATS_OF_GAME, NotFound, computer_name, find_game,  # noqa: F401
@@ -247,9 +247,37 @@ def take_back(game, rules, state, seat: int) -> tuple[object, list]:
                                 created_at=created_at, hash=game.head_hash)]
 
 
+def end_together(game, rules, seat: int, action: dict, computers) -> Event:
+    """Record `seat`'s resignation or answer to abandoning the game (pbem/log/ending.py;
+    IllegalAction when it may not), in the caller's transaction holding the game's lock: the
+    table's ending on the game's row, the game over when it ends it, and the event."""
+    action = ending.checked(action)
+    game.ending = ending.step(game.ending, game.players, computers, seat, action)
+    created_at = _now_text()
+    game.seq += 1
+    game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, False, created_at)
+    summaries = ending.line(seat, action, game.ending)
+    return Event.create(game=game, seq=game.seq, seat=seat, action=action, automatic=False,
+                        played_by="player", summary=summaries["en"], summaries=summaries,
+                        created_at=created_at, hash=game.head_hash)
+
+
+def result_of(game, state, rules=None) -> dict | None:
+    """The game's result: the rules' own, or how its players ended it (resigned, abandoned);
+    None while it runs."""
+    return ending.result(rules or rules_of(game), state, game.ending, game.players)
+
+
+def to_act_of(game, state, rules=None) -> list[int]:
+    """The seats asked now: the rules', none once the players ended the game together."""
+    if ending.ended(game.ending):
+        return []
+    return (rules or rules_of(game)).to_act(state)
+
+
 def save(game, rules, state) -> None:
     game.state = rules.dump(state)
-    if rules.result(state) is not None and game.status != "over":
+    if result_of(game, state, rules) is not None and game.status != "over":
         game.status, game.finished_at = "over", utcnow()
     game.save()
 
@@ -275,7 +303,7 @@ def export(game: Game) -> dict:
                  "drop_after": game.drop_after},
         "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
-        "result": rules_of(game).result(state_of(game)),
+        "result": result_of(game, state_of(game)),
     }
     return record
 
@@ -313,7 +341,7 @@ def import_record(record: dict, pace: dict) -> Game:
                            state={}, head_hash="", title=checked.title,
                            pace_days=pace["days"], on_timeout=pace["on_timeout"],
                            drop_after=pace["drop_after"])
-        game.undo = checked.stretch
+        game.undo, game.ending = checked.stretch, checked.ending
         for index, seat in enumerate(checked.seats):
             Seat.create(game=game, index=index, name=seat["name"],
                         language=_language(seat.get("language")),

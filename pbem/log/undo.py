@@ -20,6 +20,7 @@ from ..games.base import IllegalAction, _, set_up
 from .chain import in_every_language
 
 UNDO = {"type": "undo"}
+ENDINGS = ("resign", "abandon")     # the table's own events (pbem/log/ending.py): no state change
 
 
 class UndoRefused(Refusal):
@@ -108,6 +109,8 @@ class Replay:
             self.state = set_up(rules, action["players"], action["seed"], action["options"],
                                 action.get("rules_version"))
             self.stretch, self.from_checkpoint = None, False
+        elif isinstance(action, dict) and action.get("type") in ENDINGS:
+            pass        # a resignation or an abandon's answer changes no state (ending.py)
         elif is_undo(action):
             if self.from_checkpoint and not may_undo(rules, self.stretch, self.state, seat):
                 raise BeforeCheckpoint(f"the undo of move {seq} reaches before the checkpoint "

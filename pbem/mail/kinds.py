@@ -124,7 +124,7 @@ def _over(row, game, context):
     seats = seats_of(game)
     seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
     rules, state = state_at(game, context["seq"])
-    result = rules.result(state)
+    result = store.result_of(game, state, rules)
     presenter = presenter_for(game.rules)
     view = rules.view(state, seat.index)
     return subject(game), dict(
@@ -226,13 +226,21 @@ def _dropped(row, game, context):
                                link=turn_url(token) if token else None)
 
 
+def _abandon_asked(row, game, context):
+    """Another player proposes to abandon the game: the link that answers (links.ASKED)."""
+    seats = seats_of(game)
+    return subject(game), dict(seat=seats[row.seat], by=store.seat_name(seats[context["by"]]),
+                               link=absolute(f"/turn/{context['token']}/end"))
+
+
 def _webhook(row, game, context):
     """A chat post (pbem/play/webhooks.py): one public sentence and the game page's address."""
     names = [store.seat_name(s) for s in seats_of(game)]
     title, what = title_of(game), context["what"]
     if what == "over":
         rules, state = state_at(game, context["seq"])
-        rows = (results.summary(rules.result(state), names) or {}).get("rows", [])
+        rows = (results.summary(store.result_of(game, state, rules), names) or {}) \
+            .get("rows", [])
         ranking = ", ".join(f"{r['rank'] or '-'}. {r['name']}"
                             + (f" ({r['score']})" if r["score"] is not None else "")
                             for r in rows)
@@ -253,4 +261,5 @@ def _webhook(row, game, context):
 TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
              "host_notice": _host_notice, "confirm": _confirm, "home": _home,
              "digest": _digest, "dropped": _dropped, "webhook": _webhook,
-             "reply": _reply, "host_more_time": _more_time, "host_given_back": _given_back}
+             "reply": _reply, "host_more_time": _more_time, "host_given_back": _given_back,
+             "abandon_asked": _abandon_asked}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 from ..db.models import Game, Outbox, Seat, utcnow
-from ..log import store
+from ..log import ending, store
 from . import clock, home, links, optout, outbox, reply_address, talk, webhooks
 from .keys import keys
 from ..validate import address_key
@@ -54,8 +54,9 @@ def after_change(game: Game, rules, state, before: list[int],
     now = rules.to_act(state)
     links.spend(game, [s for s in before if s not in now], "played")
     seats = _seats(game) if seats is None else seats
-    webhooks.after_change(game, before, now, rules.result(state) is not None, seats)
-    if rules.result(state) is not None:
+    over = store.result_of(game, state, rules) is not None
+    webhooks.after_change(game, before, now, over, seats)
+    if over:
         links.spend(game, range(game.players), "turn_over")
         for seat in seats:
             outbox.queue(game, seat.index, "over", seat.email, "over", seat.language,
@@ -63,8 +64,9 @@ def after_change(game: Game, rules, state, before: list[int],
         return
     if game.paused_at is not None and clock.nobody_plays(seats):
         return                  # nobody is asked anything until the host resumes the game
-    for index in now:
-        if index not in before and seats[index].bot_level is None:   # a computer gets no mail
+    resigned = ending.resigned(game.ending)
+    for index in now:       # a computer gets no mail, nor does a player who resigned
+        if index not in before and seats[index].bot_level is None and index not in resigned:
             turn_mail(game, seats[index], now=at)
 
 
@@ -146,6 +148,18 @@ def dropped(game: Game, seat: Seat, missed: int, by_host: bool = False) -> None:
     token = keys().issue_back(game, seat.index)
     outbox.queue(game, seat.index, "dropped", seat.email, "dropped", seat.language,
                  token=token, missed=missed, by_host=by_host)
+
+
+def asked_to_abandon(game: Game, seats: list[Seat], by: int) -> None:
+    """Ask every other player still in the game to agree to abandon it (`by` proposed it),
+    each with a link of its own that answers (links.ASKED) and reads the game."""
+    computers = [s.index for s in seats if s.bot_level is not None]
+    for index in ending.voters(game.ending, game.players, computers):
+        seat = seats[index]
+        if index == by or not seat.email or optout.is_opted_out(seat.email):
+            continue
+        outbox.queue(game, index, "abandon-asked", seat.email, "abandon_asked", seat.language,
+                     token=keys().issue_asked(game, index), by=by, seq=game.seq)
 
 
 def more_time(game: Game, seat: Seat, deadline) -> None:

@@ -47,6 +47,12 @@ class Keys:
     def issue_back(self, game: Game, seat: int) -> str:
         return links.issue_back(self.secret, game, seat, self.link_max_age)
 
+    def issue_asked(self, game: Game, seat: int) -> str:
+        return links.issue_aside(self.secret, game, seat, self.link_max_age, links.ASKED)
+
+    def check_ending(self, token: str) -> links.Access:
+        return links.check_ending(self.secret, token, self.link_max_age)
+
     def check(self, token: str) -> links.Access:
         return links.check(self.secret, token, self.link_max_age)
 

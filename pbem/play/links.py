@@ -54,6 +54,11 @@ SOURCES = ("mail", "renew", "resend", "revoke", "play_now")
 # The link of the mail telling a player their moves are played for them (`issue_back`): it
 # reads and brings them back, never acts, and replaces no link: it is never the seat's newest.
 BACK = "dropped"
+# The link of the mail asking a player to agree to abandon the game (`issue_aside`): like a
+# drop mail's, it reads, never acts and replaces no link; it answers the proposal
+# (`speaks_for_ending`).
+ASKED = "asked"
+ASIDE = (BACK, ASKED)
 _source: ContextVar[str] = ContextVar("pbem_link_source", default="mail")
 
 
@@ -86,11 +91,17 @@ def issue_back(secret_key: str, game: Game, seat: int, max_age: int) -> str:
     player back ("I am back", `speaks_for_seat`), like every link the seat is sent after it.
     Born spent, it never acts, and the seat's links stay as they were (its newest is still
     the one it plays with)."""
+    return issue_aside(secret_key, game, seat, max_age, BACK)
+
+
+def issue_aside(secret_key: str, game: Game, seat: int, max_age: int, source: str) -> str:
+    """A link born spent for one purpose (`source`, one of ASIDE): it opens the seat's
+    read-only pages, never acts, and is never the seat's newest."""
     now = utcnow()
     nonce = secrets.token_urlsafe(NONCE_BYTES)
     Link.create(game=game, seat=seat, turn_seq=game.seq, nonce_hash=hash_nonce(nonce),
-                created_at=now, expires_at=now + dt.timedelta(seconds=max_age), source=BACK,
-                spent_at=now, spent_reason=BACK, spent_seq=game.seq, spent_by=BACK)
+                created_at=now, expires_at=now + dt.timedelta(seconds=max_age), source=source,
+                spent_at=now, spent_reason=source, spent_seq=game.seq, spent_by=source)
     return _serializer(secret_key, TURN_SALT).dumps({"g": game.id, "s": seat, "n": nonce})
 
 
@@ -171,6 +182,7 @@ SPENT_MESSAGES = {
     "turn_over": "This link belongs to a turn that is over.",
     "replaced": "A newer link has been emailed for this seat: use the latest email.",
     "revoked": "The host has revoked this link.",
+    "resigned": "You resigned from this game: this link no longer plays.",
     BACK: "This link brings you back to the game (“I am back”); your moves are made through "
           "the links of your turn mails.",
 }
@@ -292,6 +304,27 @@ def speaks_for_seat(link: Link) -> bool:
     return drop is not None and link.id >= drop.id
 
 
+def speaks_for_ending(link: Link) -> bool:
+    """Whether `link` may resign its seat or answer a proposal to abandon the game: the newest
+    link the seat was sent, or the newest that asked it to agree (ASKED). An older or
+    forwarded mail's link only reads."""
+    if is_newest(link):
+        return True
+    asked = (Link.select(Link.id).where(Link.game == link.game_id, Link.seat == link.seat,
+                                        Link.source == ASKED)
+             .order_by(Link.id.desc()).first())
+    return asked is not None and asked.id == link.id
+
+
+def check_ending(secret_key: str, token: str, max_age: int) -> Access:
+    """A link that may end the game for its seat (`speaks_for_ending`), else LinkError."""
+    access = check_readable(secret_key, token, max_age)
+    if not speaks_for_ending(access.link):
+        raise LinkError(410, "replaced", SPENT_MESSAGES["replaced"], link=access.link,
+                        game_id=access.game_id, seat=access.seat)
+    return access
+
+
 def has_live(game: Game, seat: Seat) -> bool:
     """Whether the seat holds a link that acts now (issued, not spent, not expired)."""
     return (Link.select(Link.id).where(Link.game == game, Link.seat == seat.index,
@@ -301,7 +334,8 @@ def has_live(game: Game, seat: Seat) -> bool:
 
 def newest(game_id: int, seat: int) -> Link | None:
     """The latest link issued to `seat` in the game to play with (a drop mail's is not)."""
-    return (Link.select().where(Link.game == game_id, Link.seat == seat, Link.source != BACK)
+    return (Link.select().where(Link.game == game_id, Link.seat == seat,
+                                Link.source.not_in(ASIDE))
             .order_by(Link.id.desc()).first())
 
 

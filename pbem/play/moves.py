@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from ..db.models import Game, Link, Seat, utcnow
 from ..games import IllegalAction
 from ..games.base import _, default_move
-from ..log import chain, store, undo as undoing
+from ..log import chain, ending, store, undo as undoing
 from ..log.store import Applied, StaleSeq
 from . import announce, clock, links, outbox
 
@@ -25,8 +25,9 @@ def dropped_seats(game: Game, seats: list[Seat] | None = None) -> dict[int, str]
     """The seats whose default moves are played as soon as they are asked (none while the
     game is paused, nor where the computer plays for dropped seats, nor when every seat is
     dropped: nobody plays, and the game pauses), each with why, as its log line says:
-    "handover" (the host handed it over) or "absent" (its player missed too many deadlines);
-    `seats`: the game's seats, when the caller read them already."""
+    "handover" (the host handed it over), "absent" (its player missed too many deadlines) or
+    "resigned" (its player resigned: pbem/log/ending.py); `seats`: the game's seats, when the
+    caller read them already."""
     if game.paused_at is not None or game.on_timeout == "bot":
         return {}
     if seats is None:
@@ -34,7 +35,14 @@ def dropped_seats(game: Game, seats: list[Seat] | None = None) -> dict[int, str]
                      .where(Seat.game == game))
     if clock.nobody_plays(seats):
         return {}
-    return {s.index: "handover" if s.handed_over else "absent" for s in seats if s.dropped}
+    return {s.index: why_dropped(game, s) for s in seats if s.dropped}
+
+
+def why_dropped(game: Game, seat: Seat) -> str:
+    """Why a dropped seat's defaults are played, as its log line says (chain.TIMEOUT_MARKS)."""
+    if seat.index in ending.resigned(game.ending):
+        return "resigned"
+    return "handover" if seat.handed_over else "absent"
 
 
 def pause_if_nobody_plays(game: Game, seats: list[Seat], now) -> bool:
@@ -60,6 +68,8 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
             (game, rules, state, before):
         if seat not in before:
             raise IllegalAction(_("it is not your turn to act"))
+        if not bot and seat in ending.resigned(game.ending):
+            raise IllegalAction(_("you have resigned from this game"))
         action = chain.listed_action(rules, state, seat, action)
         seats = store.seats_of(game)         # read once, under the lock, for all that follows
         if bot:

@@ -15,7 +15,7 @@ import datetime as dt
 import logging
 
 from . import announce, clock, digest, moves, outbox, webhooks
-from ..log import store
+from ..log import ending, store
 from ..db.database import database_now, is_sqlite, lost_connection
 from ..errors import Refusal
 from ..db.models import Game, Seat
@@ -171,7 +171,7 @@ def play_seat_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool
     dropped seat whether the host handed it over or its player stopped answering."""
     absent = bool(seat.dropped)
     if why is None and absent:
-        why = "handover" if seat.handed_over else "absent"
+        why = moves.why_dropped(game, seat)
     counted = not seat.dropped and count_miss
     before = (seat.missed, seat.dropped)
     if counted:     # first, so that the mails this move causes know the count
@@ -194,8 +194,12 @@ def play_seat_default(game: Game, seat: Seat, now: dt.datetime, count_miss: bool
 
 def come_back(game_id: int, seat_index: int) -> bool:
     """The player of a dropped seat is back (through any of their links): they play for
-    themselves again. True when the seat had been dropped."""
+    themselves again. True when the seat had been dropped. A player who resigned is not back:
+    their seat stays played for them (pbem/log/ending.py)."""
     with outbox.transaction():
+        game = Game.get_or_none(Game.id == game_id)
+        if game is None or seat_index in ending.resigned(game.ending):
+            return False
         return bool(Seat.update(dropped=False, handed_over=False, missed=0, stand_in=False)
                     .where(Seat.game == game_id, Seat.index == seat_index,
                            (Seat.dropped == True) | (Seat.stand_in == True))  # noqa: E712

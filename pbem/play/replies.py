@@ -20,11 +20,12 @@ from ..errors import Refusal
 from ..games import IllegalAction
 from ..games.codes import codes_of, match, normal
 from ..log import store
-from . import links, moves, outbox, talk
+from . import links, moves, outbox, resigning, talk
 from .reply_address import hash_id
 from ..validate import address_key
 
 SAY = re.compile(r"^say\s*:\s*(.*)$", re.IGNORECASE | re.DOTALL)
+RESIGN = "resign"       # a reply whose only code is this resigns (pbem/log/ending.py)
 MAX_LINES = 20                        # codes and messages one reply may carry
 ANSWER_EVERY = dt.timedelta(hours=1)  # at most one answer per reply address in this time
 ANSWERS_PER_DAY = 6                   # ... and at most these many per player's address a day
@@ -114,6 +115,8 @@ def _first_time(key: str, outcome: str) -> bool:
 def _play(link: Link, lines: list[str]) -> None:
     """Every line in order, in the caller's transaction; Answer on the first that cannot be."""
     game = store.locked_game(link.game_id)
+    if lines and [normal(line) for line in lines if not SAY.match(line)] == [RESIGN]:
+        return _resign(link, lines)
     _check_live(link, game)
     if not lines:
         raise Answer("nothing")
@@ -153,6 +156,24 @@ def _play(link: Link, lines: list[str]) -> None:
         except IllegalAction as exc:
             raise Answer("illegal", line, str(exc)) from None
         played_for_you += _forced_codes(rules, applied.events, link.seat)
+
+
+def _resign(link: Link, lines: list[str]) -> None:
+    """A reply that resigns (its `say:` lines posted first), through the mail of a link that
+    still speaks for the seat (links.speaks_for_ending: its newest)."""
+    if not links.speaks_for_ending(link):
+        raise Answer("turn_over", RESIGN)
+    for line in lines:
+        said = SAY.match(line)
+        if said:
+            try:
+                talk.post(link.game_id, link.seat, said.group(1))
+            except talk.TalkError as exc:
+                raise Answer("talk", line, str(exc)) from None
+    try:
+        resigning.resign(link.game_id, link.seat)
+    except resigning.EndingRefused as exc:
+        raise Answer("illegal", RESIGN, str(exc)) from None
 
 
 def _forced_codes(rules, events, seat: int) -> list[str]:

@@ -27,14 +27,14 @@ def story(game: Game | None, link: Link | None, reason: str = "") -> dict:
     email = seat.email if seat is not None else ""
     told["opted_out"] = optout.is_opted_out(email)
     told["digest"] = home.wants_digest(email)
-    if link.source == links.BACK:
-        pass                # a drop mail's link: it never acted, so nothing of it ended
+    if link.source in links.ASIDE:
+        pass                # a drop mail's or an ask's link: it never acted, nothing of it ended
     elif link.spent_at is not None:
         told["ended_at"] = link.spent_at
         if link.spent_reason == "replaced":
             told["ended"], told["replaced_by"] = "replaced", link.spent_by or "mail"
-        elif link.spent_reason == "revoked":
-            told["ended"] = "revoked"
+        elif link.spent_reason in ("revoked", "resigned"):
+            told["ended"] = link.spent_reason
         elif link.spent_reason == "turn_over" and game.status == "over" and \
                 link.spent_by in ("", "forced"):
             told["ended"] = "over"

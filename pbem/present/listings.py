@@ -64,8 +64,8 @@ def listing(game: Game, seats: list[Seat] | None = None, last: str | None = None
         rules = None
     if rules is not None:
         state = rules.load(game.state)
-        to_act = rules.to_act(state)
-        result = rules.result(state) if game.status == "over" else None
+        to_act = store.to_act_of(game, state, rules)
+        result = store.result_of(game, state, rules) if game.status == "over" else None
         ranking = (result or {}).get("ranking") or [[]]
         winners = [names[s] for s in ranking[0] if s < len(names)]
     if last is None and seats is None:

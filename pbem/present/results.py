@@ -9,7 +9,7 @@ from . import gettext as _
 
 COLOURS = {"red": "#c0392b", "blue": "#2463a6", "green": "#2e8b3d", "black": "#3a3a3a",
            "treasure": "#c9a227"}
-HIDDEN_KEYS = ("ranking", "scores", "tiebreak", "end", "end_reason")
+HIDDEN_KEYS = ("ranking", "scores", "tiebreak", "end", "end_reason", "ended", "resigned")
 CHART_WIDTH, LABEL_WIDTH, ROW, BAR = 320, 92, 15, 12
 
 
@@ -56,13 +56,29 @@ def summary(result: dict | None, names: list[str], presenter=None) -> dict | Non
     for seat, name in enumerate(names):
         details = [(label(k), _text(v)) for k in keys
                    if (v := _per_seat(result, k, seat)) is not None]
+        if seat in (result.get("resigned") or []):
+            details.insert(0, (_("Resigned"), _("yes")))
         rows.append({"seat": seat, "name": name, "rank": rank_of.get(seat),
                      "score": _per_seat(result, "scores", seat), "details": details,
                      "bars": _bars(result, seat)})
     rows.sort(key=lambda r: (r["rank"] or 99, r["seat"]))
     top = max((b["value"] for r in rows for b in r["bars"]), default=0)
-    ending = presenter.ending(result) if presenter is not None else None
+    ending = _table_ending(result, names) or (
+        presenter.ending(result) if presenter is not None else None)
     return {"rows": rows, "chart": _chart(rows), "top": top, "ending": ending}
+
+
+def _table_ending(result: dict, names: list[str]) -> dict | None:
+    """Why a game its players ended together ended, and how it is ranked (log/ending.py)."""
+    resigned = ", ".join(names[s] for s in result.get("resigned") or [] if 0 <= s < len(names))
+    if result.get("ended") == "abandoned":
+        return {"why": _("The players agreed to abandon the game."),
+                "how": _("A game its players abandon has no winner.")}
+    if result.get("ended") == "resigned":
+        return {"why": _("Resigned: %(names)s.", names=resigned),
+                "how": _("The players who had not resigned share first place; those who "
+                         "resigned follow, the last to resign first.")}
+    return None
 
 
 def _places(ranking) -> dict[int, int]:

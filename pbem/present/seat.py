@@ -6,7 +6,7 @@ import json
 from typing import NamedTuple
 
 from ..db.models import Event, Game, Link, Prepared, Seat, utcnow
-from ..log import store, undo
+from ..log import ending, store, undo
 from ..play import clock, links, talk
 from . import fill_names, results
 
@@ -17,7 +17,7 @@ def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
     rules = store.rules_of(game)
     seats = store.seats_of(game) if seats is None else seats
     state = rules.load(game.state) if state is None else state
-    to_act = rules.to_act(state)
+    to_act = store.to_act_of(game, state, rules)
     return {
         "game": game.id,
         "rules": game.rules,
@@ -27,7 +27,9 @@ def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
         "deadlines": clock.deadlines(game, to_act, utcnow(), seats),
         "view": rules.view(state, seat),
         "actions": rules.legal_actions(state, seat),
-        "result": rules.result(state),
+        "result": store.result_of(game, state, rules),
+        # who resigned, who agreed to abandon the game, whether that ended it (log/ending.py)
+        "ending": ending.of(game.ending),
         "messages": talk.listing(game, store.names_of(game, seats)),
         "commitment": store.game_commitment(game),
         "undo": undo.may_undo(rules, game.undo, state, seat),
@@ -154,8 +156,8 @@ def home_entry(seat: Seat, seats: list[Seat] | None = None, messages: int | None
     rules = store.rules_of(game)
     state = rules.load(game.state)
     names = store.names_of(game, seats)
-    to_act = rules.to_act(state)
-    result = rules.result(state)
+    to_act = store.to_act_of(game, state, rules)
+    result = store.result_of(game, state, rules)
     asked = seat.index in to_act and game.status == "running"
     in_force = clock.clock_of(game, seat) if asked else None
     return {"game": game, "seat": seat.index, "names": names, "to_act": to_act,
@@ -177,8 +179,10 @@ def board(game: Game, seat: int | None, state=None, seq: int | None = None,
     rules = store.rules_of(game)
     state = rules.load(game.state) if state is None else state
     names = store.names_of(game, seats)
-    to_act = rules.to_act(state)
-    result = rules.result(state)
+    if seq is None or seq >= game.seq:     # the game now: how its players ended it counts
+        to_act, result = store.to_act_of(game, state, rules), store.result_of(game, state, rules)
+    else:
+        to_act, result = rules.to_act(state), rules.result(state)
     return dict(game=game, seat=seat, rules=rules, names=names, view=rules.view(state, seat),
                 presenter=presenter_for(game.rules), to_act=to_act, result=result,
                 summary=results.summary(result, names, presenter_for(game.rules)), choices=[],

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..play import links, moves, rematch, talk
-from ..log import store, undo as undoing
+from ..play import links, moves, rematch, resigning, talk
+from ..play.keys import keys
+from ..log import ending, store, undo as undoing
 from ..games import IllegalAction
 from ..games.codes import codes_of
 from .common import (check_link, check_link_to_act, check_newest, check_readable, check_signed,
@@ -106,6 +107,39 @@ def ask_rematch(token):
     except rematch.RematchRefused as exc:
         return error(409, str(exc))
     return jsonify({"game": new.id, "made": made}), 201 if made else 200
+
+
+@bp.post("/turn/<token>/resign")
+def resign(token):
+    """Resign, through a link that still speaks for the seat (its newest, or the one that
+    asked it to agree to abandon the game): 200 with the game's `ending` and `status`, 409
+    when it may not (the game is over, the seat resigned already, it is the computer's)."""
+    check_signed(token)
+    access = keys().check_ending(token)
+    if request.get_data():
+        return error(400, "the body must be empty")
+    return _ended(resigning.resign(access.game_id, access.seat))
+
+
+@bp.post("/turn/<token>/abandon")
+def abandon(token):
+    """Propose or agree to abandon the game (`{"agree": true}`) or decline (`{"agree":
+    false}`): 200 with the game's `ending` and `status`; 409 when it may not."""
+    check_signed(token)
+    access = keys().check_ending(token)
+    try:
+        body = parse_json(request.get_data()) if request.is_json else None
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or set(body) != {"agree"} or \
+            not isinstance(body["agree"], bool):
+        return error(400, "the body must be a JSON object {\"agree\": true or false}")
+    return _ended(resigning.abandon(access.game_id, access.seat, body["agree"]))
+
+
+def _ended(game) -> tuple:
+    return jsonify({"game": game.id, "status": game.status, "seq": game.seq,
+                    "ending": ending.of(game.ending)}), 200
 
 
 @bp.post("/turn/<token>/messages")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import clock, fresh, home, limits, links, moves, pace, rematch, talk
+from ..play import clock, fresh, home, limits, links, moves, pace, rematch, resigning, talk
 from ..log import store, undo as undoing
 from ..games import IllegalAction
 from ..games.base import current_language
 from .. import present
 from ..present import linkstory
 from ..present import seat as seat_view
-from ..present import results, times
+from ..present import endings, results, times
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
 from ..inputs import ascii_int, parse_json
 from ..present import presenter_for
@@ -87,6 +87,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
                                messages=payload["messages"],
                                summary=results.summary(payload["result"], names, presenter),
                                clocks=clock.clocks(game, payload["to_act"], seats=seats),
+                               ending=endings.box(game, seat, seats, names),
                                token=request.view_args["token"]), status
 
 
@@ -129,6 +130,46 @@ def ask_rematch(token):
     return redirect(f"/games/{new.id}?rematch=1", code=303)
 
 
+@bp.get("/turn/<token>/end")
+def end(token):
+    """The seat's page to end the game together: who resigned, the proposal to abandon it and
+    who agreed, and the forms, for a link that may speak for the seat (else it only reads)."""
+    access = check_readable(token)
+    game = store.get_game(access.game_id)
+    seats = store.seats_of(game)
+    names = store.names_of(game, seats)
+    return render_template("ending.html", game=game, seat=access.seat, names=names,
+                           token=token, ending=endings.box(
+                               game, access.seat, seats, names,
+                               links.speaks_for_ending(access.link)))
+
+
+@bp.post("/turn/<token>/resign")
+def resign(token):
+    """Resign (a form that says `confirm=yes`), through a link that still speaks for the seat
+    (links.speaks_for_ending: its newest, or the one that asked it to agree to abandon the
+    game); then the seat's page, which says so. The rulings: pbem/log/ending.py."""
+    check_signed(token)
+    access = keys().check_ending(token)
+    if request.form.get("confirm") != "yes":
+        raise resigning.EndingRefused(_("Tick the box to confirm that you resign."), 400)
+    resigning.resign(access.game_id, access.seat)
+    return redirect(f"/turn/{token}/done", code=303)
+
+
+@bp.post("/turn/<token>/abandon")
+def abandon(token):
+    """Propose or agree to abandon the game (`agree=yes`), or decline (`agree=no`), through a
+    link that still speaks for the seat; then back to the page it came from."""
+    check_signed(token)
+    access = keys().check_ending(token)
+    agree = request.form.get("agree")
+    if agree not in ("yes", "no"):
+        raise resigning.EndingRefused(_("Choose whether you agree to abandon the game."), 400)
+    resigning.abandon(access.game_id, access.seat, agree == "yes")
+    return redirect(f"/turn/{token}/done", code=303)
+
+
 @bp.post("/turn/<token>/play-on")
 def play_on(token):
     """Against the computer alone, the seat's turn opened again from the page its own move
@@ -162,6 +203,8 @@ def seat_page(game, access, already: bool, status: int = 200):
                                                    access.link.turn_seq), upto),
         messages=linkstory.messages_until(talk.listing(game, names), access.link, upto),
         token=request.view_args["token"],
+        ending=endings.box(game, access.seat, store.seats_of(game), names,
+                           links.speaks_for_ending(access.link)) if upto is None else None,
         rematch=rematch.rematch_of(game.id) if game.status == "over" else None), status
 
 
