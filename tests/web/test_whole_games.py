@@ -62,7 +62,7 @@ def test_play_to_the_end_through_the_json_api(app, client, smtp):
         page = client.get(f"/api/turn/{token}").get_json()
         assert set(page) == {"game", "rules", "seat", "seq", "to_act", "view", "actions", "result",
                              "deadlines", "messages", "codes", "commitment", "undo",
-                             "computers"}
+                             "computers", "ending"}
         assert page["deadlines"] == {} and page["messages"] == []   # no pace, no talk
         assert page["seat"] in page["to_act"] and page["actions"]
         answer = client.post(f"/api/turn/{token}",
