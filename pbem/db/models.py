@@ -106,6 +106,8 @@ class Game(BaseModel):
     # how the players ended it together (pbem/log/ending.py): {"resigned": [seats], "agreed":
     # [seats], "ended": None | "resigned" | "abandoned"}; None until someone resigns or proposes
     ending = JSONField(null=True)
+    # whether each player's quiet hours stop their clock (pbem/play/quiet.py); the host's choice
+    quiet_hours = pw.BooleanField(default=True)
 
 
 class Seat(BaseModel):
@@ -290,6 +292,11 @@ class PlayerSettings(BaseModel):
     digest_hour = pw.IntegerField(default=7)             # UTC hour of the daily digest
     last_digest_on = pw.DateField(null=True)
     time_zone = pw.CharField(max_length=64, default="")  # an IANA name; "": none chosen
+    # quiet hours (pbem/play/quiet.py), in `time_zone`: a daily window in minutes after
+    # midnight (None: none) and whole quiet days ("sat,sun")
+    quiet_start = pw.IntegerField(null=True)
+    quiet_end = pw.IntegerField(null=True)
+    quiet_days = pw.CharField(max_length=32, default="")
     created_at = pw.DateTimeField(default=utcnow)
 
     class Meta:

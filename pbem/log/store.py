@@ -300,7 +300,7 @@ def export(game: Game) -> dict:
         "commitment": game_commitment(game), "seed": game.seed, "salt": game.salt,
         "seats": [_exported_seat(s) for s in game.seats.order_by(Seat.index)],
         "pace": {"days": game.pace_days, "on_timeout": game.on_timeout,
-                 "drop_after": game.drop_after},
+                 "drop_after": game.drop_after, "quiet_hours": game.quiet_hours},
         "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
         "result": result_of(game, state_of(game)),
@@ -340,7 +340,8 @@ def import_record(record: dict, pace: dict) -> Game:
                            players=checked.players, seed=checked.seed, salt=checked.salt, seq=0,
                            state={}, head_hash="", title=checked.title,
                            pace_days=pace["days"], on_timeout=pace["on_timeout"],
-                           drop_after=pace["drop_after"])
+                           drop_after=pace["drop_after"],
+                           quiet_hours=pace.get("quiet_hours", True))
         game.undo, game.ending = checked.stretch, checked.ending
         for index, seat in enumerate(checked.seats):
             Seat.create(game=game, index=index, name=seat["name"],

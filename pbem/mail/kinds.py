@@ -49,6 +49,7 @@ def clock_rules_of(game: Game) -> dict:
     written in the mail's language: 2, 0.5, 0,5)."""
     days = game.pace_days
     return dict(pace_days=days, on_timeout=game.on_timeout, drop_after=game.drop_after,
+                quiet_hours=game.quiet_hours,
                 pace_days_text=format_decimal(days) if days is not None else "")
 
 

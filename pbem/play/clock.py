@@ -15,9 +15,10 @@ import math
 from dataclasses import dataclass
 
 from .. import validate
-from ..db.models import Game, Prepared, Seat, Vacation, utcnow
+from ..db.models import Game, PlayerSettings, Prepared, Seat, Vacation, utcnow
 from ..log.store import seat_name
 from ..validate import address_key
+from . import quiet as quiet_hours
 
 REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
 POLICIES = ("wait", "auto", "bot")   # at a missed deadline: the host, the default, the computer
@@ -30,8 +31,12 @@ def pace_delta(game: Game) -> dt.timedelta | None:
     return None if game.pace_days is None else dt.timedelta(days=game.pace_days)
 
 
-def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3) -> dict:
-    """A game's pace, or ValueError naming the option at fault."""
+def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3,
+               quiet_hours=True) -> dict:
+    """A game's pace, or ValueError naming the option at fault. `quiet_hours`: whether each
+    player's quiet hours stop their clock (pbem/play/quiet.py)."""
+    if not isinstance(quiet_hours, bool):
+        raise validate.Invalid(f"quiet_hours is true or false, not {quiet_hours!r}")
     if days is not None:
         if isinstance(days, bool) or not isinstance(days, (int, float)) or \
                 not math.isfinite(days) or not 0 < days <= MAX_PACE_DAYS:
@@ -44,7 +49,8 @@ def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3) -> dict
             not 1 <= drop_after <= MAX_DROP_AFTER:
         raise validate.Invalid(f"--drop-after takes a whole number from 1 to {MAX_DROP_AFTER}, "
                          f"not {drop_after!r}")
-    return {"days": days, "on_timeout": on_timeout, "drop_after": drop_after}
+    return {"days": days, "on_timeout": on_timeout, "drop_after": drop_after,
+            "quiet_hours": quiet_hours}
 
 
 def pace_of_record(raw) -> dict:
@@ -54,7 +60,7 @@ def pace_of_record(raw) -> dict:
     if not isinstance(raw, dict):
         raise ValueError("the record's \"pace\" must be an object")
     return {"days": raw.get("days"), "on_timeout": raw.get("on_timeout", "wait"),
-            "drop_after": raw.get("drop_after", 3)}
+            "drop_after": raw.get("drop_after", 3), "quiet_hours": raw.get("quiet_hours", True)}
 
 
 # -- starting and stopping clocks (called by the store inside its write transaction) -------------
@@ -63,8 +69,10 @@ def start(game: Game, seat: Seat, now: dt.datetime) -> None:
     """The seat is asked a new decision now: a fresh clock, reminder and deadline."""
     pace = pace_delta(game)
     seat.asked_at, seat.held_at, seat.reminded_at, seat.late_at = now, None, None, None
-    seat.deadline = None if pace is None else now + pace
-    seat.remind_at = None if pace is None else now + pace * REMIND_AT
+    quiet = quiet_of(game, seat) if pace is not None else None
+    seat.deadline = None if pace is None else quiet_hours.after_active(quiet, now, pace)
+    seat.remind_at = None if pace is None else \
+        quiet_hours.after_active(quiet, now, pace * REMIND_AT)
     hold_if_needed(game, seat, vacation_of(seat.email), now)
     seat.save()
 
@@ -109,6 +117,26 @@ def pause(game: Game, now: dt.datetime) -> bool:
     for seat in game.seats.where(Seat.asked_at.is_null(False)):
         sync_hold(game, seat, vacation_of(seat.email), now)
     return True
+
+
+QUIET_OF = Prepared(PlayerSettings, lambda address: PlayerSettings.select(
+    PlayerSettings.time_zone, PlayerSettings.quiet_start, PlayerSettings.quiet_end,
+    PlayerSettings.quiet_days).where(PlayerSettings.email == address).limit(1))
+
+
+def quiet_of(game: Game, seat: Seat) -> quiet_hours.Quiet | None:
+    """The quiet hours that stop the seat's clock: its player's, where the game honours them
+    (the computer's seats have none); None when there are none."""
+    address = address_key(seat.email) if seat.email else ""
+    if not game.quiet_hours or seat.bot_level is not None or not address:
+        return None
+    found = QUIET_OF.first(address)
+    if found is None or not found.time_zone or (found.quiet_start is None and
+                                                not found.quiet_days):
+        return None
+    days = frozenset(quiet_hours.DAYS.index(day) for day in found.quiet_days.split(",")
+                     if day in quiet_hours.DAYS)
+    return quiet_hours.Quiet(found.time_zone, found.quiet_start, found.quiet_end, days)
 
 
 VACATION_OF = Prepared(Vacation, lambda address: Vacation.select()
@@ -171,9 +199,10 @@ def sync_hold(game: Game, seat: Seat, vacation: Vacation | None, now: dt.datetim
     if _hold_starts(game, vacation, now):
         return True
     stood = _hold_end(game, seat, vacation, now) - seat.held_at
-    if seat.deadline is not None:
-        seat.deadline += stood
-        seat.remind_at += stood
+    if seat.deadline is not None:       # later by the hold, never inside quiet hours
+        quiet = quiet_of(game, seat)
+        seat.deadline = quiet_hours.awake_at(quiet, seat.deadline + stood)
+        seat.remind_at = quiet_hours.awake_at(quiet, seat.remind_at + stood)
     seat.held_at = None
     seat.save()
     return False
@@ -210,6 +239,8 @@ class Clock:
     away_until: dt.datetime | None
     dropped: bool
     computer: bool = False        # the computer plays this decision for the seat's player
+    quiet_until: dt.datetime | None = None  # its player's quiet hours end then (its clock waits)
+    quiet_zone: str = ""          # ... in this time zone, the player's
 
 
 def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
@@ -229,12 +260,16 @@ def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
         deadline = seat.deadline
         if deadline is not None:
             deadline += stood_still(game, seat, vacation, now)
+        quiet = quiet_of(game, seat) if held is None and deadline is not None else None
+        awake = quiet_hours.awake_at(quiet, now)
         found.append(Clock(
             seat=seat.index, name=seat_name(seat), asked_at=seat.asked_at,
             waited=max(now - seat.asked_at, dt.timedelta(0)), deadline=deadline, held=held,
             away_until=vacation.away_until if held == "away" else None, dropped=seat.dropped,
             computer=seat.bot_level is None and
-            computer_level(game, seat, vacation, now) is not None))
+            computer_level(game, seat, vacation, now) is not None,
+            quiet_until=awake if awake != now else None,
+            quiet_zone=quiet.zone if quiet is not None else ""))
     return found
 
 

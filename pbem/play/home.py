@@ -15,7 +15,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from peewee import fn
 
 from ..db.models import Game, HomeKey, PlayerSettings, Seat, utcnow
-from . import links
+from . import links, quiet
 from ..validate import address_key
 
 HOME_SALT = "pbem.home-link.v1"
@@ -126,6 +126,27 @@ def store_settings(address, language, mail_mode, digest_hour, time_zone=None) ->
         settings.save()
     if language:
         Seat.update(language=language).where(fn.LOWER(Seat.email) == address).execute()
+
+
+def quiet_of(address: str) -> quiet.Quiet:
+    """The address's quiet hours as it chose them (empty when none)."""
+    settings = settings_of(address)
+    days = [day for day in (settings.quiet_days or "").split(",") if day in quiet.DAYS]
+    return quiet.Quiet(settings.time_zone or "", settings.quiet_start, settings.quiet_end,
+                       frozenset(quiet.DAYS.index(day) for day in days))
+
+
+def store_quiet(address: str, chosen: quiet.Quiet, time_zone: str | None = None) -> None:
+    """Keep the address's quiet hours (checked by quiet.check) and, given, its time zone.
+    Clocks running now keep their deadlines; the next decision asked counts them."""
+    address = address_key(address)
+    fields = {PlayerSettings.quiet_start: chosen.start, PlayerSettings.quiet_end: chosen.end,
+              PlayerSettings.quiet_days: chosen.days_text()}
+    if time_zone is not None:
+        fields[PlayerSettings.time_zone] = time_zone
+    PlayerSettings.insert(email=address, created_at=utcnow(),
+                          **{field.name: value for field, value in fields.items()}) \
+        .on_conflict(conflict_target=[PlayerSettings.email], update=fields).execute()
 
 
 def time_zone_of(address: str | None) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from . import announce, clock, digest, moves, outbox, webhooks
+from . import announce, clock, digest, moves, outbox, quiet, webhooks
 from ..log import ending, store
 from ..db.database import database_now, is_sqlite, lost_connection
 from ..errors import Refusal
@@ -108,8 +108,10 @@ def settle(game: Game, now: dt.datetime, counts: dict | None = None) -> None:
         for seat in (seats[i] for i in rules.to_act(state)):
             if seat.asked_at is None or seat.bot_level is not None or \
                     (game.on_timeout == "bot" and seat.dropped) or \
-                    clock.sync_hold(game, seat, clock.vacation_of(seat.email), now):
-                continue                # nobody waits for a computer (pbem/play/computers.py)
+                    clock.sync_hold(game, seat, clock.vacation_of(seat.email), now) or \
+                    (not seat.dropped and quiet.is_quiet(clock.quiet_of(game, seat), now)):
+                continue    # nobody waits for a computer (pbem/play/computers.py), nor wakes
+                            # a player in their quiet hours (pbem/play/quiet.py)
             if seat.late_at is None and (seat.dropped or (seat.deadline is not None
                                                           and seat.deadline <= now)):
                 acted = _deadline(game, rules, state, seat, seats, now, counts)

@@ -69,6 +69,13 @@ def in_zone(moment: dt.datetime, zone: str) -> dt.datetime:
             .astimezone(zoneinfo.ZoneInfo(zone)).replace(tzinfo=None))
 
 
+def in_their_zone(moment: dt.datetime | None, zone: str) -> str:
+    """The naive UTC `moment` written as the wall clock of `zone` shows it ("" without one)."""
+    if moment is None or not zone:
+        return ""
+    return _written(in_zone(moment, zone), get_locale() or Locale("en"))
+
+
 def local(moment: dt.datetime | None) -> str:
     """" In your time zone (Europe/Budapest): <moment there>." for a reader who chose a zone,
     else "" (its leading space lets it follow the sentence that gives the UTC time)."""

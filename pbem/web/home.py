@@ -11,7 +11,9 @@ import re
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
 
-from ..play import choices, fresh, home, hosting, limits, links, optout, pace, talk, vacations
+from ..play import (choices, fresh, home, hosting, limits, links, optout, pace, quiet, talk,
+                    vacations)
+from .. import validate
 from ..log import store
 from ..games.base import current_language, speaking
 from ..present import calendar as deadlines_calendar, seat as seat_view
@@ -84,6 +86,7 @@ def _home_page(token: str, address: str, error: str | None = None):
                                running=[e for e in entries if e["running"] and not e["your_turn"]],
                                finished=[e for e in entries if not e["running"]],
                                settings=settings, saved=request.args.get("saved"),
+                               quiet=home.quiet_of(address), quiet_day_names=_day_names(),
                                language_now=_language_of(address), vacation=vacations.vacation(address),
                                opted_out=optout.is_opted_out(address),
                                optout_link="/optout/" + keys().optout(address),
@@ -93,6 +96,12 @@ def _home_page(token: str, address: str, error: str | None = None):
                                table=reliability.at_the_table(
                                    [s for s in seats if s.game.status == "running"]),
                                **_hosted(address, error))
+
+
+def _day_names() -> list[tuple[str, str]]:
+    names = (_("Monday"), _("Tuesday"), _("Wednesday"), _("Thursday"), _("Friday"),
+             _("Saturday"), _("Sunday"))
+    return list(zip(quiet.DAYS, names))
 
 
 def _hosted(address: str, error: str | None = None) -> dict:
@@ -154,6 +163,23 @@ def settings(token):
                          "or leave the field empty.", zone=zone[:times.ZONE_MAX]))
     choices.save_settings(address, language, mode, int(hour), zone)
     return redirect(f"/me/{token}?saved=1&lang={language}", code=303)
+
+
+@bp.post("/me/<token>/quiet")
+def quiet_hours(token):
+    """Quiet hours (pbem/play/quiet.py): a daily window and/or quiet days, in the address's
+    time zone; both times empty and no day ticked: none."""
+    address = _address(token)
+    form = request.form
+    days = form.getlist("quiet_days")
+    zone = home.settings_of(address).time_zone
+    try:
+        chosen = quiet.check(zone, form.get("quiet_start", "")[:10],
+                             form.get("quiet_end", "")[:10], days[:len(quiet.DAYS) + 1])
+    except validate.Invalid as exc:
+        abort(400, _("Quiet hours not saved: %(why)s.", why=str(exc)))
+    home.store_quiet(address, chosen)
+    return redirect(f"/me/{token}?saved=1", code=303)
 
 
 @bp.post("/me/<token>/away")

@@ -54,10 +54,11 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale, default_locale="en")
     # one time format on every page and in every mail (Flask-Babel's filter of that name took
     # the format per call, and pages mixed four of them)
-    from ..present.times import local, when
+    from ..present.times import in_their_zone, local, when
     app.jinja_env.filters["datetimeformat"] = when
     app.jinja_env.filters["when"] = when
     app.jinja_env.filters["local"] = local      # the reader's own zone, after a UTC sentence
+    app.jinja_env.filters["in_zone"] = in_their_zone    # another's zone: a player's quiet hours
     # Templates translate through the same catalogues as the engines, looked up by the
     # language set below: a board calls gettext hundreds of times a render, and Flask-Babel's
     # own callables walk the request context on every call.

@@ -191,7 +191,10 @@ def pace_of_form(form) -> dict:
     if not raw_drop.isascii() or not raw_drop.isdigit() or \
             not 1 <= int(raw_drop) <= clock.MAX_DROP_AFTER:
         raise validate.Invalid(_("The number of missed deadlines must be a whole number from 1 to 100."))
-    return clock.check_pace(days, form.get("on_timeout", "wait"), int(raw_drop))
+    if form.get("quiet_hours", "on") not in ("on", "off"):
+        raise validate.Invalid(_("Choose whether the players' quiet hours stop their clocks."))
+    return clock.check_pace(days, form.get("on_timeout", "wait"), int(raw_drop),
+                            quiet_hours=form.get("quiet_hours", "on") == "on")
 
 
 def _option(form, key, default):

@@ -76,18 +76,21 @@ def _parse_option(raw: str):
               help="auto: after this many missed deadlines in a row the seat's default moves "
                    "are played as soon as it is asked; bot: the computer plays the seat until "
                    "its player is back (default 3).")
+@click.option("--no-quiet-hours", "loud", is_flag=True,
+              help="The players' quiet hours do not stop their clocks in this game (they do "
+                   "by default: see `pbem players quiet`).")
 @click.option("--webhook", default=None,
               help="A chat webhook URL (https) where the game posts who is to move, missed "
                    "deadlines and the result.")
 @connected
 def games_create(rules, players, options, seed, title, host_email, language, pace_days,
-                 on_timeout, drop_after, webhook):
+                 on_timeout, drop_after, loud, webhook):
     """Create a game and email the invitations and first links; prints the game's id.
     A computer's seat (bot, bot:LEVEL) is played by `pbem bots` (and every mail worker)."""
     parsed = [dict(_parse_player(p), language=language) for p in players]
     try:
         opts = dict(_parse_option(o) for o in options)
-        chosen = _parse_pace(pace_days, on_timeout, drop_after)
+        chosen = dict(_parse_pace(pace_days, on_timeout, drop_after), quiet_hours=not loud)
         hook = webhooks.check_optional(webhook)      # refused before anything is created
         with outbox.transaction():
             game, host_token = creation.create_game(rules, parsed, opts, seed=seed, title=title,

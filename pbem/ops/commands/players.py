@@ -9,7 +9,7 @@ from .common import connected
 
 
 
-@click.group("players", help="Players' vacations.")
+@click.group("players", help="Players' vacations and quiet hours.")
 def players_group():
     pass
 
@@ -42,3 +42,34 @@ def players_back(email):
     left = vacations.vacation(email)["left"]
     click.echo(("vacation ended" if ended else "not away")
                + f"; {vacations.days_text(left)} vacation days left")
+
+
+@players_group.command("quiet")
+@click.argument("email")
+@click.option("--from", "start", default="", metavar="HH:MM",
+              help="The daily quiet window starts (with --until; across midnight is fine).")
+@click.option("--until", "end", default="", metavar="HH:MM", help="The daily quiet window ends.")
+@click.option("--days", default="", metavar="sat,sun",
+              help="Whole quiet days of the week (mon..sun), at most 3.")
+@click.option("--zone", default=None, metavar="ZONE",
+              help="EMAIL's time zone (an IANA name such as Asia/Tokyo), when not chosen yet.")
+@connected
+def players_quiet(email, start, end, days, zone):
+    """Set EMAIL's quiet hours (none of --from, --until, --days: none): their clock stands
+    still meanwhile, and no reminder, default move or computer stand-in comes."""
+    from ... import validate
+    from ...play import home, quiet
+    from ...present import times
+    if zone is not None and not times.is_time_zone(zone):
+        raise click.ClickException(f"there is no time zone called {zone[:64]!r}")
+    chosen_zone = zone if zone is not None else home.settings_of(email).time_zone
+    try:
+        address = validate.email(email)
+        chosen = quiet.check(chosen_zone, start, end,
+                             [day.strip() for day in days.split(",") if day.strip()])
+    except validate.Invalid as exc:
+        raise click.ClickException(str(exc))
+    home.store_quiet(address, chosen, zone)
+    described = ", ".join(part for part in (chosen.window_text(), chosen.days_text()) if part)
+    click.echo(f"{address}: quiet hours {described or 'none'}"
+               + (f" ({chosen_zone})" if described else ""))
