@@ -299,13 +299,21 @@ def export(game: Game) -> dict:
         "rules_version": game.rules_version, "title": game.title, "status": game.status,
         "commitment": game_commitment(game), "seed": game.seed, "salt": game.salt,
         "seats": [_exported_seat(s) for s in game.seats.order_by(Seat.index)],
-        "pace": {"days": game.pace_days, "on_timeout": game.on_timeout,
-                 "drop_after": game.drop_after, "quiet_hours": game.quiet_hours},
+        "pace": _exported_pace(game),
         "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
         "head_hash": game.head_hash,
         "result": result_of(game, state_of(game)),
     }
     return record
+
+
+def _exported_pace(game: Game) -> dict:
+    """The game's pace; `quiet_hours` only when the host turned them off (a record of a game
+    that honours them reads as the records made before quiet hours existed)."""
+    pace = {"days": game.pace_days, "on_timeout": game.on_timeout, "drop_after": game.drop_after}
+    if not game.quiet_hours:
+        pace["quiet_hours"] = False
+    return pace
 
 
 def _exported_seat(seat: Seat) -> dict:
