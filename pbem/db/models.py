@@ -108,6 +108,8 @@ class Game(BaseModel):
     ending = JSONField(null=True)
     # whether each player's quiet hours stop their clock (pbem/play/quiet.py); the host's choice
     quiet_hours = pw.BooleanField(default=True)
+    # a clock with a bank (pbem/play/bank.py): {"days", "increment", "cap"}; None: a pace
+    bank = JSONField(null=True)
 
 
 class Seat(BaseModel):
@@ -121,6 +123,7 @@ class Seat(BaseModel):
     asked_at = pw.DateTimeField(null=True)
     remind_at = pw.DateTimeField(null=True)     # three quarters of the time, shifted by pauses
     deadline = pw.DateTimeField(null=True)
+    bank_left = pw.FloatField(null=True)        # a game with a bank: days left between decisions
     held_at = pw.DateTimeField(null=True)       # the clock stopped here (vacation, game paused)
     reminded_at = pw.DateTimeField(null=True)
     late_at = pw.DateTimeField(null=True)       # the deadline passed and was dealt with

@@ -33,7 +33,7 @@ OPTIONAL_CREATION_KEYS = {"salt"}       # of the shuffle commitment; absent in o
 SEAT_KEYS = {"name", "language"}
 OPTIONAL_SEAT_KEYS = {"language", "computer"}       # "computer": the level of a computer's seat
 COMPUTER_LEVELS = (1, 2, 3)
-PACE_KEYS = {"days", "on_timeout", "drop_after", "quiet_hours"}
+PACE_KEYS = {"days", "on_timeout", "drop_after", "quiet_hours", "bank"}
 # created_at as the store writes it (`_now_text`): ISO, UTC, no zone, microseconds
 CREATED_AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{6})?")
 EARLIEST = dt.datetime(2000, 1, 1)

@@ -313,6 +313,8 @@ def _exported_pace(game: Game) -> dict:
     pace = {"days": game.pace_days, "on_timeout": game.on_timeout, "drop_after": game.drop_after}
     if not game.quiet_hours:
         pace["quiet_hours"] = False
+    if game.bank:
+        pace["bank"] = dict(game.bank)
     return pace
 
 
@@ -349,7 +351,7 @@ def import_record(record: dict, pace: dict) -> Game:
                            state={}, head_hash="", title=checked.title,
                            pace_days=pace["days"], on_timeout=pace["on_timeout"],
                            drop_after=pace["drop_after"],
-                           quiet_hours=pace.get("quiet_hours", True))
+                           quiet_hours=pace.get("quiet_hours", True), bank=pace.get("bank"))
         game.undo, game.ending = checked.stretch, checked.ending
         for index, seat in enumerate(checked.seats):
             Seat.create(game=game, index=index, name=seat["name"],

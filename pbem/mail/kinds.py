@@ -50,6 +50,7 @@ def clock_rules_of(game: Game) -> dict:
     days = game.pace_days
     return dict(pace_days=days, on_timeout=game.on_timeout, drop_after=game.drop_after,
                 quiet_hours=game.quiet_hours,
+                bank={k: format_decimal(v) for k, v in game.bank.items()} if game.bank else None,
                 pace_days_text=format_decimal(days) if days is not None else "")
 
 

@@ -18,7 +18,7 @@ from .. import validate
 from ..db.models import Game, PlayerSettings, Prepared, Seat, Vacation, utcnow
 from ..log.store import seat_name
 from ..validate import address_key
-from . import quiet as quiet_hours
+from . import bank as banks, quiet as quiet_hours
 
 REMIND_AT = 0.75           # the reminder goes out when this share of the seat's time has passed
 POLICIES = ("wait", "auto", "bot")   # at a missed deadline: the host, the default, the computer
@@ -32,11 +32,17 @@ def pace_delta(game: Game) -> dt.timedelta | None:
 
 
 def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3,
-               quiet_hours=True) -> dict:
+               quiet_hours=True, bank=None) -> dict:
     """A game's pace, or ValueError naming the option at fault. `quiet_hours`: whether each
-    player's quiet hours stop their clock (pbem/play/quiet.py)."""
+    player's quiet hours stop their clock (pbem/play/quiet.py); `bank`: a clock with a bank
+    ({"days", "increment", "cap"}, pbem/play/bank.py) instead of `days` per decision."""
     if not isinstance(quiet_hours, bool):
         raise validate.Invalid(f"quiet_hours is true or false, not {quiet_hours!r}")
+    if bank is not None:
+        if not isinstance(bank, dict) or not set(bank) <= {"days", "increment", "cap"}:
+            raise validate.Invalid("a bank is {\"days\", \"increment\", \"cap\"}")
+        bank = banks.check(bank.get("days"), bank.get("increment"), bank.get("cap"))
+        days = bank["days"]
     if days is not None:
         if isinstance(days, bool) or not isinstance(days, (int, float)) or \
                 not math.isfinite(days) or not 0 < days <= MAX_PACE_DAYS:
@@ -50,7 +56,7 @@ def check_pace(days=None, on_timeout: str | None = "wait", drop_after=3,
         raise validate.Invalid(f"--drop-after takes a whole number from 1 to {MAX_DROP_AFTER}, "
                          f"not {drop_after!r}")
     return {"days": days, "on_timeout": on_timeout, "drop_after": drop_after,
-            "quiet_hours": quiet_hours}
+            "quiet_hours": quiet_hours, "bank": bank}
 
 
 def pace_of_record(raw) -> dict:
@@ -60,14 +66,18 @@ def pace_of_record(raw) -> dict:
     if not isinstance(raw, dict):
         raise ValueError("the record's \"pace\" must be an object")
     return {"days": raw.get("days"), "on_timeout": raw.get("on_timeout", "wait"),
-            "drop_after": raw.get("drop_after", 3), "quiet_hours": raw.get("quiet_hours", True)}
+            "drop_after": raw.get("drop_after", 3), "quiet_hours": raw.get("quiet_hours", True),
+            "bank": raw.get("bank")}
 
 
 # -- starting and stopping clocks (called by the store inside its write transaction) -------------
 
 def start(game: Game, seat: Seat, now: dt.datetime) -> None:
-    """The seat is asked a new decision now: a fresh clock, reminder and deadline."""
-    pace = pace_delta(game)
+    """The seat is asked a new decision now: a fresh clock, reminder and deadline (in a game
+    with a bank, where what the seat's bank holds runs out: pbem/play/bank.py)."""
+    if game.bank and seat.asked_at is not None:     # asked again (a timeout played): the
+        _spend_bank(game, seat, now)                 # decision before spent its bank
+    pace = banks.left_at_start(game, seat) if game.bank else pace_delta(game)
     seat.asked_at, seat.held_at, seat.reminded_at, seat.late_at = now, None, None, None
     quiet = quiet_of(game, seat) if pace is not None else None
     seat.deadline = None if pace is None else quiet_hours.after_active(quiet, now, pace)
@@ -77,7 +87,12 @@ def start(game: Game, seat: Seat, now: dt.datetime) -> None:
     seat.save()
 
 
-def stop(seat: Seat) -> None:
+def stop(seat: Seat, game: Game | None = None, now: dt.datetime | None = None) -> None:
+    """The seat is no longer asked (as of `now`): its clock stops; in a game with a bank
+    (`game`), what the decision spent is taken from the seat's bank and the increment given
+    back."""
+    if game is not None and game.bank and seat.asked_at is not None:
+        _spend_bank(game, seat, now or utcnow())
     seat.asked_at = seat.remind_at = seat.deadline = seat.held_at = None
     seat.reminded_at = seat.late_at = None
     seat.save()
@@ -93,7 +108,17 @@ def after_change(game: Game, to_act: list[int], before: list[int], restart: set[
             if seat.index not in before or seat.index in restart or seat.asked_at is None:
                 start(game, seat, now)
         elif seat.asked_at is not None:
-            stop(seat)
+            stop(seat, game, now)
+
+
+def _spend_bank(game: Game, seat: Seat, now: dt.datetime) -> None:
+    """The decision asked of the seat ends now: its bank keeps what was left of it (the time to
+    the deadline in force, outside the player's quiet hours) plus the increment."""
+    if seat.deadline is None:
+        return
+    in_force = seat.deadline + stood_still(game, seat, vacation_of(seat.email), now)
+    banks.after_decision(game, seat, quiet_hours.active_between(quiet_of(game, seat), now,
+                                                               in_force))
 
 
 # -- holds: vacations and paused games ----------------------------------------------------------
@@ -241,6 +266,7 @@ class Clock:
     computer: bool = False        # the computer plays this decision for the seat's player
     quiet_until: dt.datetime | None = None  # its player's quiet hours end then (its clock waits)
     quiet_zone: str = ""          # ... in this time zone, the player's
+    bank_left: float | None = None  # a game with a bank: the days left in it now
 
 
 def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
@@ -269,6 +295,8 @@ def clocks(game: Game, to_act: list[int], now: dt.datetime | None = None,
             computer=seat.bot_level is None and
             computer_level(game, seat, vacation, now) is not None,
             quiet_until=awake if awake != now else None,
+            bank_left=quiet_hours.active_between(quiet, now, deadline).total_seconds() / 86400
+            if game.bank and deadline is not None else None,
             quiet_zone=quiet.zone if quiet is not None else ""))
     return found
 
@@ -279,6 +307,19 @@ def clock_of(game: Game, seat: Seat, now: dt.datetime | None = None) -> Clock | 
     The one reading behind mails, pages, the home page, the API and the digest."""
     found = clocks(game, [seat.index], now, [seat])
     return found[0] if found else None
+
+
+def banks_of(game: Game, seats: list[Seat], now: dt.datetime | None = None) -> dict:
+    """{seat: days left in its bank} of every seat of a game with a bank ({} without one):
+    while a seat is asked, what is left of it now; else what it keeps between decisions."""
+    if not game.bank:
+        return {}
+    now = now or utcnow()
+    running = {c.seat: c.bank_left for c in clocks(game, [s.index for s in seats], now, seats)
+               if c.bank_left is not None}
+    return {str(s.index): round(running.get(s.index, s.bank_left if s.bank_left is not None
+                                             else game.bank["days"]), 4)
+            for s in seats if s.bot_level is None}
 
 
 def iso(moment: dt.datetime) -> str:

@@ -70,7 +70,7 @@ def create_game(rules_name: str, players: list[dict], options: dict | None = Non
             rules, players, options, seed, salt,
             title=title or validate.default_title(rules.title, [p["name"] for p in players]),
             host_email=host_email, pace_days=pace["days"], on_timeout=pace["on_timeout"],
-            drop_after=pace["drop_after"], quiet_hours=pace["quiet_hours"])
+            drop_after=pace["drop_after"], quiet_hours=pace["quiet_hours"], bank=pace["bank"])
         host_token = keys().issue_host(game)
         restart: set[int] = set()
         state = store.advance(game, rules, state, [], moves.dropped_seats(game), restart)

@@ -157,3 +157,21 @@ def after_active(quiet: Quiet | None, start: dt.datetime, span: dt.timedelta) ->
             left -= begin - now
         now = max(now, end)
     return now + left       # not reached: the spans go on for ever
+
+
+def active_between(quiet: Quiet | None, start: dt.datetime, end: dt.datetime) -> dt.timedelta:
+    """The player's time outside quiet hours from `start` to `end` (zero when end <= start)."""
+    if end <= start:
+        return dt.timedelta(0)
+    if quiet is None or quiet.empty:
+        return end - start
+    total, now = dt.timedelta(0), start
+    for begin, finish in spans_from(quiet, start):
+        if begin >= end:
+            break
+        if begin > now:
+            total += begin - now
+        now = max(now, finish)
+        if now >= end:
+            return total
+    return total + max(end - now, dt.timedelta(0))

@@ -42,7 +42,8 @@ def ask(game_id: int, seat: int) -> tuple[Game, bool]:
         new, _host = creation.create_game(
             game.rules, players, dict(game.options or {}), host_email=game.host_email or asker,
             pace={"days": game.pace_days, "on_timeout": game.on_timeout,
-                  "drop_after": game.drop_after, "quiet_hours": game.quiet_hours})
+                  "drop_after": game.drop_after, "quiet_hours": game.quiet_hours,
+                  "bank": game.bank})
         Game.update(rematch_of=game.id).where(Game.id == new.id).execute()
         return store.get_game(new.id), True
 

@@ -34,6 +34,7 @@ def turn_payload(game: Game, seat: int, state=None, seats=None) -> dict:
         "commitment": store.game_commitment(game),
         "undo": undo.may_undo(rules, game.undo, state, seat),
         "computers": computers_of(game, seats, to_act),
+        **({"banks": clock.banks_of(game, seats)} if game.bank else {}),
     }
 
 

@@ -69,6 +69,19 @@ def in_zone(moment: dt.datetime, zone: str) -> dt.datetime:
             .astimezone(zoneinfo.ZoneInfo(zone)).replace(tzinfo=None))
 
 
+def bank_days(days: float | None) -> str:
+    """What is left in a clock's bank, in the reader's language ("3 days 4 hours")."""
+    from . import ngettext
+    if days is None:
+        return ""
+    hours = max(int(days * 24), 0)
+    whole, rest = divmod(hours, 24)
+    if not whole:
+        return ngettext("%(num)s hour", "%(num)s hours", rest)
+    text = ngettext("%(num)s day", "%(num)s days", whole)
+    return text + " " + ngettext("%(num)s hour", "%(num)s hours", rest) if rest else text
+
+
 def in_their_zone(moment: dt.datetime | None, zone: str) -> str:
     """The naive UTC `moment` written as the wall clock of `zone` shows it ("" without one)."""
     if moment is None or not zone:

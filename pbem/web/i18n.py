@@ -54,11 +54,12 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale, default_locale="en")
     # one time format on every page and in every mail (Flask-Babel's filter of that name took
     # the format per call, and pages mixed four of them)
-    from ..present.times import in_their_zone, local, when
+    from ..present.times import bank_days, in_their_zone, local, when
     app.jinja_env.filters["datetimeformat"] = when
     app.jinja_env.filters["when"] = when
     app.jinja_env.filters["local"] = local      # the reader's own zone, after a UTC sentence
     app.jinja_env.filters["in_zone"] = in_their_zone    # another's zone: a player's quiet hours
+    app.jinja_env.filters["bank_days"] = bank_days      # a clock's bank: "3 days 4 hours"
     # Templates translate through the same catalogues as the engines, looked up by the
     # language set below: a board calls gettext hundreds of times a render, and Flask-Babel's
     # own callables walk the request context on every call.

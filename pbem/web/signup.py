@@ -193,8 +193,11 @@ def pace_of_form(form) -> dict:
         raise validate.Invalid(_("The number of missed deadlines must be a whole number from 1 to 100."))
     if form.get("quiet_hours", "on") not in ("on", "off"):
         raise validate.Invalid(_("Choose whether the players' quiet hours stop their clocks."))
+    if form.get("clock", "pace") not in ("pace", "bank"):
+        raise validate.Invalid(_("Choose a pace per decision or a bank of days."))
     return clock.check_pace(days, form.get("on_timeout", "wait"), int(raw_drop),
-                            quiet_hours=form.get("quiet_hours", "on") == "on")
+                            quiet_hours=form.get("quiet_hours", "on") == "on",
+                            bank={} if form.get("clock") == "bank" else None)
 
 
 def _option(form, key, default):

@@ -76,6 +76,10 @@ def _parse_option(raw: str):
               help="auto: after this many missed deadlines in a row the seat's default moves "
                    "are played as soon as it is asked; bot: the computer plays the seat until "
                    "its player is back (default 3).")
+@click.option("--clock", "clock_kind", default="pace", metavar="pace|bank[:DAYS[+INC][/CAP]]",
+              help="pace (default): --pace days per decision; bank: each seat starts with a "
+                   "bank of days that its decisions spend, each move gives back INC, never "
+                   "above CAP (bank alone: 7 days, +1 a move, at most 10).")
 @click.option("--no-quiet-hours", "loud", is_flag=True,
               help="The players' quiet hours do not stop their clocks in this game (they do "
                    "by default: see `pbem players quiet`).")
@@ -84,13 +88,18 @@ def _parse_option(raw: str):
                    "deadlines and the result.")
 @connected
 def games_create(rules, players, options, seed, title, host_email, language, pace_days,
-                 on_timeout, drop_after, loud, webhook):
+                 on_timeout, drop_after, clock_kind, loud, webhook):
     """Create a game and email the invitations and first links; prints the game's id.
     A computer's seat (bot, bot:LEVEL) is played by `pbem bots` (and every mail worker)."""
     parsed = [dict(_parse_player(p), language=language) for p in players]
     try:
         opts = dict(_parse_option(o) for o in options)
         chosen = dict(_parse_pace(pace_days, on_timeout, drop_after), quiet_hours=not loud)
+        if clock_kind != "pace":
+            from ...play import bank
+            if pace_days is not None:
+                raise ValueError("--pace is for a pace per decision; a bank sets its own days")
+            chosen["bank"] = bank.parse(clock_kind)
         hook = webhooks.check_optional(webhook)      # refused before anything is created
         with outbox.transaction():
             game, host_token = creation.create_game(rules, parsed, opts, seed=seed, title=title,
