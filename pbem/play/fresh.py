@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..db.database import is_sqlite, write_transaction
 from ..db.models import HomeRequest, Link, Outbox, Seat, utcnow
-from ..log import store
+from ..log import ending, store
 from . import announce, home, limits, links, optout, outbox
 from .limits import Refused
 from ..validate import address_key
@@ -35,7 +35,8 @@ def resend(game_id: int, seat: int) -> None:
         game = store.locked_game(game_id)      # two resends at once: one mail
         rules = store.rules_of(game)
         to_act = rules.to_act(store.state_of(game))
-        if game.status != "running" or seat not in to_act:
+        if game.status != "running" or seat not in to_act or \
+                seat in ending.resigned(game.ending):
             return
         refusal = limits.fresh_link_refusal(game, seat, to_act)
         if refusal is not None:
@@ -51,7 +52,8 @@ def play_now(game_id: int, seat: int) -> str | None:
     with outbox.transaction():
         game = store.locked_game(game_id)
         rules = store.rules_of(game)
-        if game.status != "running" or seat not in rules.to_act(rules.load(game.state)):
+        if game.status != "running" or seat not in rules.to_act(rules.load(game.state)) or \
+                seat in ending.resigned(game.ending):
             return None
         return keys().issue(game, seat, source="play_now")
 

@@ -18,6 +18,7 @@ from ..db.database import is_sqlite
 from ..db.models import Link, Outbox, db, utcnow
 from ..errors import Refusal
 from ..games.base import _
+from ..log import ending
 from . import links
 
 
@@ -62,6 +63,8 @@ def fresh_link_refusal(game, seat: int, to_act: list[int], through: Link | None 
     (`through`: the link a player asks with; None for the host)."""
     if game.status != "running" or seat not in to_act:
         return Refused(409, _("It is not this seat's turn: there is nothing to do."))
+    if seat in ending.resigned(game.ending):
+        return Refused(409, _("You resigned from this game: your moves are played for you."))
     since = utcnow() - interval()
     if through is not None:
         latest = links.newest(through.game_id, through.seat)

@@ -9,7 +9,7 @@ import re
 from pbem.db.models import Event, Game, Link, Outbox
 from pbem.log import check, ending, store
 from pbem.mail import mailer
-from pbem.play import creation, moves, resigning
+from pbem.play import creation, fresh, limits, moves, resigning
 from pbem.play.keys import keys
 from tests.conftest import token_of
 from tests.mail.test_replies import asked, replying  # noqa: F401  (fixtures)
@@ -95,7 +95,10 @@ def test_with_three_players_the_resigned_seat_is_played_by_its_defaults(app, cli
                 if smtp.inbox.headline(m).startswith("Your turn")]
     refused = client.post(f"/api/turn/{bob}/resign")
     assert refused.status_code == 409
-    checks_out(store.get_game(game.id))
+    game = store.get_game(game.id)
+    assert limits.fresh_link_refusal(game, 1, [1]).status == 409    # no fresh link mailed,
+    assert fresh.play_now(game.id, 1) is None                       # nor opened at home
+    checks_out(game)
 
 
 def test_abandoning_takes_every_player_and_one_refusal_ends_nothing(app, client, smtp):
