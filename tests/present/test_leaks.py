@@ -22,7 +22,7 @@ from contextlib import contextmanager
 import pytest
 
 from pbem.play import moves as playing
-from pbem.play import creation
+from pbem.play import creation, home, quiet
 from pbem.play import links
 from pbem.mail import compose
 from pbem.play import announce
@@ -167,9 +167,9 @@ CHECKPOINTS = {1, 8, 40, 150}   # moves (of the game's own length) at which ever
 
 
 def play_and_check(client, app, rules_name, players, seed, checkpoints=CHECKPOINTS,
-                   max_moves=20_000):
+                   max_moves=20_000, pace=None):
     rng = random.Random(seed)
-    game, _ = creation.create_game(rules_name, PLAYERS[:players], seed=seed)
+    game, _ = creation.create_game(rules_name, PLAYERS[:players], seed=seed, pace=pace)
     rules = store.rules_of(game)
     sensitive = {"checks": 0, "redrawn": 0}
     moves = 0
@@ -233,6 +233,16 @@ def test_duel_too(app, client):
     """The test game Duel, which the server tests play most (its hands are hidden)."""
     sensitive = play_and_check(client, app, "duel", 3, 5, checkpoints={0, 1, 2, 3, 4})
     assert sensitive["checks"] >= 3 and sensitive["redrawn"] >= 1
+
+
+def test_the_clocks_reveal_no_holdings(app, client):
+    """Clocks with a pace and a player's quiet hours on every page: none of it
+    depends on a hand (a bank's time left changes by the second, so it is not compared here)."""
+    home.store_quiet("bob@example.org", quiet.check("Asia/Tokyo", "00:00", "16:00"),
+                     "Asia/Tokyo")
+    sensitive = play_and_check(client, app, "duel", 3, 5, checkpoints={0, 1, 2, 3, 4},
+                               pace={"days": 2.0, "on_timeout": "auto"})
+    assert sensitive["checks"] >= 3
 
 
 def test_the_check_catches_a_leak(app, client, monkeypatch):
