@@ -103,6 +103,16 @@ def step(raw, players: int, computers, seat: int, action: dict) -> dict:
     return now
 
 
+def fold(events, players: int, computers) -> dict:
+    """The ending that (seat, action) `events` of a log come to, the others skipped;
+    IllegalAction where one of them may not be there."""
+    now = None
+    for seat, action in events:
+        if is_ending(action):
+            now = step(now, players, computers, seat, checked(action))
+    return of(now)
+
+
 def line(seat: int, action: dict, after: dict) -> dict:
     """The log's line of the event, in every language (public: names as {p0}...)."""
     def say() -> str:

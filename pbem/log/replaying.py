@@ -169,13 +169,9 @@ def _ending_of(game: Game) -> dict:
     """The table's ending folded from the game's resignations and abandon's answers alone."""
     computers = [s.index for s in Seat.select(Seat.index).where(Seat.game == game.id,
                                                                 Seat.bot_level.is_null(False))]
-    now = None
-    for event in Event.select(Event.seat, Event.action).where(Event.game == game.id) \
-            .order_by(Event.seq):
-        if ending.is_ending(event.action):
-            try:
-                now = ending.step(now, game.players, computers, event.seat,
-                                  ending.checked(event.action))
-            except IllegalAction as exc:
-                return {"refused": str(exc)}
-    return ending.of(now)
+    events = Event.select(Event.seat, Event.action).where(Event.game == game.id) \
+        .order_by(Event.seq).tuples()
+    try:
+        return ending.fold(events, game.players, computers)
+    except IllegalAction as exc:
+        return {"refused": str(exc)}

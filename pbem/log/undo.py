@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from ..errors import Refusal
 from ..games.base import IllegalAction, _, set_up
+from . import ending
 from .chain import in_every_language
 
 UNDO = {"type": "undo"}
-ENDINGS = ("resign", "abandon")     # the table's own events (pbem/log/ending.py): no state change
 
 
 class UndoRefused(Refusal):
@@ -109,7 +109,7 @@ class Replay:
             self.state = set_up(rules, action["players"], action["seed"], action["options"],
                                 action.get("rules_version"))
             self.stretch, self.from_checkpoint = None, False
-        elif isinstance(action, dict) and action.get("type") in ENDINGS:
+        elif ending.is_ending(action):
             pass        # a resignation or an abandon's answer changes no state (ending.py)
         elif is_undo(action):
             if self.from_checkpoint and not may_undo(rules, self.stretch, self.state, seat):

@@ -156,12 +156,11 @@ def quiet_of(game: Game, seat: Seat) -> quiet_hours.Quiet | None:
     if not game.quiet_hours or seat.bot_level is not None or not address:
         return None
     found = QUIET_OF.first(address)
-    if found is None or not found.time_zone or (found.quiet_start is None and
-                                                not found.quiet_days):
+    if found is None or not found.time_zone:
         return None
-    days = frozenset(quiet_hours.DAYS.index(day) for day in found.quiet_days.split(",")
-                     if day in quiet_hours.DAYS)
-    return quiet_hours.Quiet(found.time_zone, found.quiet_start, found.quiet_end, days)
+    chosen = quiet_hours.kept(found.time_zone, found.quiet_start, found.quiet_end,
+                              found.quiet_days)
+    return None if chosen.empty else chosen
 
 
 VACATION_OF = Prepared(Vacation, lambda address: Vacation.select()

@@ -131,9 +131,8 @@ def store_settings(address, language, mail_mode, digest_hour, time_zone=None) ->
 def quiet_of(address: str) -> quiet.Quiet:
     """The address's quiet hours as it chose them (empty when none)."""
     settings = settings_of(address)
-    days = [day for day in (settings.quiet_days or "").split(",") if day in quiet.DAYS]
-    return quiet.Quiet(settings.time_zone or "", settings.quiet_start, settings.quiet_end,
-                       frozenset(quiet.DAYS.index(day) for day in days))
+    return quiet.kept(settings.time_zone, settings.quiet_start, settings.quiet_end,
+                      settings.quiet_days)
 
 
 def store_quiet(address: str, chosen: quiet.Quiet, time_zone: str | None = None) -> None:

@@ -52,6 +52,12 @@ class Quiet:
         return ",".join(DAYS[d] for d in sorted(self.days))
 
 
+def kept(zone: str, start: int | None, end: int | None, days: str) -> Quiet:
+    """Quiet hours as a player's settings keep them (`days`: "sat,sun")."""
+    return Quiet(zone or "", start, end,
+                 frozenset(DAYS.index(day) for day in (days or "").split(",") if day in DAYS))
+
+
 def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 

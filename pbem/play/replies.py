@@ -125,12 +125,7 @@ def _play(link: Link, lines: list[str]) -> None:
     played_for_you: list[str] = []     # codes of this seat's moves the server played at once
     last_codes: list[str] = []         # the codes of the last position the seat was asked in
     for line in lines:
-        said = SAY.match(line)
-        if said:
-            try:
-                talk.post(link.game_id, link.seat, said.group(1))
-            except talk.TalkError as exc:
-                raise Answer("talk", line, str(exc)) from None
+        if _said(link, line):
             continue
         game = store.get_game(link.game_id)
         rules = store.rules_of(game)
@@ -164,16 +159,23 @@ def _resign(link: Link, lines: list[str]) -> None:
     if not links.speaks_for_ending(link):
         raise Answer("turn_over", RESIGN)
     for line in lines:
-        said = SAY.match(line)
-        if said:
-            try:
-                talk.post(link.game_id, link.seat, said.group(1))
-            except talk.TalkError as exc:
-                raise Answer("talk", line, str(exc)) from None
+        _said(link, line)
     try:
         resigning.resign(link.game_id, link.seat)
     except resigning.EndingRefused as exc:
         raise Answer("illegal", RESIGN, str(exc)) from None
+
+
+def _said(link: Link, line: str) -> bool:
+    """Post a `say:` line as table talk (Answer when talk refuses it); False for other lines."""
+    said = SAY.match(line)
+    if said is None:
+        return False
+    try:
+        talk.post(link.game_id, link.seat, said.group(1))
+    except talk.TalkError as exc:
+        raise Answer("talk", line, str(exc)) from None
+    return True
 
 
 def _forced_codes(rules, events, seat: int) -> list[str]:
