@@ -122,6 +122,22 @@ def _reply(row, game, context):
                                                 rules.view(state, seat.index)))
 
 
+def _played(row, game, context):
+    """A played answer confirmed: the seat's moves it made, and who is asked now (the seat
+    itself while its turn goes on, with its codes)."""
+    seats = seats_of(game)
+    seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
+    _others, yours = moves_since(game, seat, context["since"], context["seq"], names)
+    rules, state = state_at(game, min(context["seq"], game.seq))
+    asked = store.to_act_of(game, state, rules)
+    goes_on = seat.index in asked
+    return subject(game), dict(
+        seat=seat, yours=yours, goes_on=goes_on,
+        waiting=[names[i] for i in asked if i != seat.index],
+        reply=reply_help(rules, state, seat.index, rules.view(state, seat.index))
+        if goes_on and context.get("reply_token") else None)
+
+
 def _over(row, game, context):
     seats = seats_of(game)
     seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
@@ -263,5 +279,5 @@ def _webhook(row, game, context):
 TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
              "host_notice": _host_notice, "confirm": _confirm, "home": _home,
              "digest": _digest, "dropped": _dropped, "webhook": _webhook,
-             "reply": _reply, "host_more_time": _more_time, "host_given_back": _given_back,
+             "reply": _reply, "played": _played, "host_more_time": _more_time, "host_given_back": _given_back,
              "abandon_asked": _abandon_asked}

@@ -132,7 +132,7 @@ def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
     counted = (Outbox.select(Outbox.recipient, fn.COUNT(Outbox.id).alias("n"),
                              fn.MIN(Outbox.sent_at).alias("first"))
                .where(Outbox.recipient.in_(list({r.recipient for r in rows})),
-                      Outbox.kind != replies.ANSWER_KIND,
+                      Outbox.kind.not_in(replies.UNCOUNTED_KINDS),
                       (Outbox.sent_at >= now - day)
                       | (Outbox.sent_at.is_null() & (Outbox.claimed_until > now)))
                .group_by(Outbox.recipient).tuples())
@@ -140,7 +140,7 @@ def _within_quota(rows: list[Outbox], now: dt.datetime) -> list[Outbox]:
     first = {recipient: when for recipient, _n, when in counted}
     kept = []
     for row in rows:
-        if row.kind in (webhooks.KIND, replies.ANSWER_KIND):    # limited where they are made
+        if row.kind == webhooks.KIND or row.kind in replies.UNCOUNTED_KINDS:  # limited where made
             kept.append(row)
             continue
         used[row.recipient] = used.get(row.recipient, 0) + 1
@@ -181,10 +181,11 @@ def _thread_headers(row: Outbox) -> dict:
 
 def _reply_to(row: Outbox) -> str | None:
     """A turn mail's reply address, turns+<id>@... (PBEM_REPLY_ADDRESS), made from its link;
-    an answer to a reply that was not played keeps the reply address it answers while that
-    mail's link works (its `reply_token`)."""
+    an answer to a reply (played or not) keeps the reply address it answers while that mail's
+    link works (its `reply_token`)."""
     context = row.context or {}
-    if row.template == "reply" and reply_address.enabled() and context.get("reply_token"):
+    if row.template in ("reply", "played") and reply_address.enabled() \
+            and context.get("reply_token"):
         return reply_address.address_of(context["reply_token"])
     if row.template != "turn":
         return None

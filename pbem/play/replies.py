@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 import peewee as pw
+from peewee import fn
 
 from ..db.models import InboundMail, Link, Outbox, ReplyAddress, Seat, db, utcnow
 from ..errors import Refusal
@@ -30,6 +31,9 @@ MAX_LINES = 20                        # codes and messages one reply may carry
 ANSWER_EVERY = dt.timedelta(hours=1)  # at most one answer per reply address in this time
 ANSWERS_PER_DAY = 6                   # ... and at most these many per player's address a day
 ANSWER_KIND = "reply"                 # the outbox kind of answers (outside the daily quota)
+PLAYED_KIND = "played"                # ... and of a played answer's confirmation (one a reply)
+UNCOUNTED_KINDS = (ANSWER_KIND, PLAYED_KIND)
+NEXT_MAILS = ("turn", "over")         # the mails that confirm a played answer themselves
 
 
 # -- a reply ----------------------------------------------------------------------------------------
@@ -81,7 +85,10 @@ def handle(reply: Reply) -> str:
         with outbox.transaction():
             if not _first_time(key, "played"):
                 return "duplicate"
-            _play(link, reply.lines)
+            marker = Outbox.select(fn.MAX(Outbox.id)).scalar() or 0
+            since = _play(link, reply.lines)
+            if since is not None:
+                _confirm(link, seat, reply_id, since, marker)
         return "played"
     except Answer as answer:
         return _answer(key, bound, seat, answer, reply_id)
@@ -112,11 +119,14 @@ def _first_time(key: str, outcome: str) -> bool:
     return True
 
 
-def _play(link: Link, lines: list[str]) -> None:
-    """Every line in order, in the caller's transaction; Answer on the first that cannot be."""
+def _play(link: Link, lines: list[str]) -> int | None:
+    """Every line in order, in the caller's transaction; Answer on the first that cannot be.
+    The game's seq before the first move (None for a resignation, which mails everyone)."""
     game = store.locked_game(link.game_id)
     if lines and [normal(line) for line in lines if not SAY.match(line)] == [RESIGN]:
-        return _resign(link, lines)
+        _resign(link, lines)
+        return None
+    since = game.seq
     _check_live(link, game)
     if not lines:
         raise Answer("nothing")
@@ -151,6 +161,30 @@ def _play(link: Link, lines: list[str]) -> None:
         except IllegalAction as exc:
             raise Answer("illegal", line, str(exc)) from None
         played_for_you += _forced_codes(rules, applied.events, link.seat)
+    return since
+
+
+def _confirm(link: Link, seat: Seat, reply_id: str, since: int, marker: int) -> None:
+    """A short mail that the answer was played, where no mail to the seat follows soon: not
+    when this play queued its next turn mail or the result (they list the seat's own moves),
+    nor when only computers are left to answer a game with no other person (their answer
+    brings the next turn mail within a minute). While the seat's turn goes on (an action of
+    several), it says Reply-To the same reply address, so answering it plays on. Everything
+    it depends on (who is asked, who plays) is public."""
+    if (Outbox.select().where(Outbox.game == link.game_id, Outbox.seat == seat.index,
+                              Outbox.kind.in_(NEXT_MAILS), Outbox.id > marker).exists()):
+        return
+    game = store.get_game(link.game_id)
+    if game.status == "over":
+        return
+    asked = store.to_act_of(game, store.rules_of(game).load(game.state))
+    others = Seat.select().where(Seat.game == game.id, Seat.index != seat.index,
+                                 Seat.bot_level.is_null())
+    if seat.index not in asked and not others.exists():
+        return
+    live = Link.get_by_id(link.id).spent_at is None
+    outbox.queue(game, seat.index, PLAYED_KIND, seat.email, "played", seat.language,
+                 since=since, seq=game.seq, reply_token=reply_id if live else "")
 
 
 def _resign(link: Link, lines: list[str]) -> None:

@@ -131,3 +131,50 @@ def test_the_next_turn_mail_says_which_of_your_moves_were_played(replying, smtp)
     html_part = newest_turn_mail(smtp, email_of(first)).get_body(
         preferencelist=("html",)).get_content()
     assert 'class="yours"' in html_part
+
+
+def confirmations(smtp, address):
+    mailer.send_due()
+    return [m for m in smtp.inbox.to(address) if "Your answer was played:" in Inbox.text(m)]
+
+
+def test_a_played_answer_is_confirmed_where_no_mail_follows_at_once(replying, smtp):
+    """One action of a Tigris turn by mail: a confirmation that says the turn goes on, with the
+    turn mail's reply address (answering it plays on); the rest of the turn: a confirmation
+    naming who is asked now. Neither counts against the daily quota."""
+    game, _ = creation.create_game("tigris", PLAYERS, seed=5)
+    mailer.send_due()
+    replying.config["MAILS_PER_RECIPIENT_PER_DAY"] = 1
+    rules = store.rules_of(game)
+    seat = seat_to_act(game)
+    mail = newest_turn_mail(smtp, email_of(seat))
+    first = plan(rules, store.state_of(store.get_game(game.id)), seat, random.Random(1), most=1)
+    assert inbound.receive(client_reply(mail, first).as_bytes()) == "played"
+    [goes_on] = confirmations(smtp, email_of(seat))
+    assert goes_on["Reply-To"] == mail["Reply-To"]
+    text = Inbox.text(goes_on)
+    assert f"Hello {PLAYERS[seat]['name']}," in text and "Your turn goes on." in text
+    assert "codes now" in text               # all of them, or their shapes with examples
+    state = store.state_of(store.get_game(game.id))
+    rest = plan(rules, state, seat, random.Random(2))
+    assert inbound.receive(client_reply(goes_on, rest).as_bytes()) == "played"
+    later = confirmations(smtp, email_of(seat))
+    if seat in rules.to_act(store.state_of(store.get_game(game.id))):
+        return                            # a conflict asks the seat again: its turn mail says it
+    assert len(later) == 2
+    assert f"Waiting for: {PLAYERS[1 - seat]['name']}." in Inbox.text(later[1])
+    assert later[1]["Reply-To"] is None   # the turn is over: answering it would play nothing
+    held = Outbox.select().where(Outbox.sent_at.is_null(), Outbox.recipient == email_of(seat))
+    assert [row.kind for row in held] == []       # at the quota of one mail, both went out
+
+
+def test_against_the_computer_alone_the_next_turn_mail_is_the_confirmation(replying, smtp):
+    game, _ = creation.create_game("tigris", [PLAYERS[0], {"computer": 1}], seed=5)
+    mailer.send_due()
+    if seat_to_act(game) != 0:
+        pytest.skip("the computer opens this seed")
+    mail = newest_turn_mail(smtp, email_of(0))
+    rules = store.rules_of(game)
+    lines = plan(rules, store.state_of(store.get_game(game.id)), 0, random.Random(1))
+    assert inbound.receive(client_reply(mail, lines).as_bytes()) == "played"
+    assert not Outbox.select().where(Outbox.kind == replies.PLAYED_KIND).exists()
