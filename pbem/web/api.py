@@ -15,6 +15,7 @@ from ..play.keys import keys
 from ..log import ending, store, undo as undoing
 from ..games import IllegalAction
 from ..games.codes import codes_of
+from . import pagecache
 from .common import (check_link, check_link_to_act, check_newest, check_readable, check_signed,
                      parse_seq)
 from ..inputs import parse_json
@@ -42,7 +43,10 @@ def with_codes(game, payload: dict) -> dict:
 def turn(token):
     access = check_link(token)
     game = store.get_game(access.game_id)
-    return jsonify(with_codes(game, turn_payload(game, access.seat)))
+    seats = store.seats_of(game)
+    return pagecache.answer(
+        pagecache.seat_validator(game, access.link, seats),
+        lambda: jsonify(with_codes(game, turn_payload(game, access.seat, seats=seats))))
 
 
 @bp.post("/turn/<token>")

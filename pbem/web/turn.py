@@ -13,6 +13,7 @@ from .. import present
 from ..present import linkstory
 from ..present import seat as seat_view
 from ..present import endings, results, times
+from . import pagecache
 from .common import (check_link, check_link_to_act, check_readable, check_signed, parse_seq)
 from ..inputs import ascii_int, parse_json
 from ..present import presenter_for
@@ -104,8 +105,10 @@ def show(token):
     access = check_link(token)
     game = store.get_game(access.game_id)
     seats = store.seats_of(game)
-    return page(game, access.seat, done=_done_since(game, store.names_of(game, seats)),
-                turn_start=access.link.turn_seq, seats=seats)
+    return pagecache.answer(
+        pagecache.seat_validator(game, access.link, seats),
+        lambda: page(game, access.seat, done=_done_since(game, store.names_of(game, seats)),
+                     turn_start=access.link.turn_seq, seats=seats))
 
 
 @bp.get("/turn/<token>/done")

@@ -1,14 +1,20 @@
-"""Public pages that cannot have changed are answered 304 without being rendered: a finished
-game's page and the spectators' replay steps carry a weak ETag and `no-cache`; anything that
-changes them (a move, the reader's language) changes the tag. Pages with a seat's holdings and
-a running game's page (its clocks move with time) stay `no-store` and untagged."""
+"""Pages that cannot have changed are answered 304 without being rendered: a finished game's
+page and the spectators' replay steps carry a weak ETag and `no-cache`; anything that changes
+them (a move, the reader's language) changes the tag. A seat's turn page and its JSON twin are
+tagged too (`private`: never in a shared cache) and kept rendered in the worker: never one
+seat's answer to another, never a stale one after a move, a message or a setting. A running
+game's public page (its clocks move with time) stays `no-store` and untagged."""
 from __future__ import annotations
 
 import random
 
 from flask import template_rendered
 
-from pbem.play import creation
+import pytest
+
+from pbem.db.models import PlayerSettings
+from pbem.log import store
+from pbem.play import creation, links, talk
 from tests.conftest import a_move, play_at_random
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
@@ -59,12 +65,57 @@ def test_a_replay_step_is_tagged_and_a_move_changes_the_tag(app, client):
     assert moved.status_code == 200 and moved.headers["ETag"] != etag
 
 
-def test_a_running_games_page_and_a_turn_page_are_never_kept(app, client):
+def test_a_running_games_page_is_never_kept(app, client):
     game, _ = creation.create_game("tigris", PLAYERS, seed=3)
     page = client.get(f"/games/{game.id}")
     assert page.status_code == 200 and "ETag" not in page.headers
     assert page.headers["Cache-Control"] == "no-store"
-    from pbem.play import links
-    turn = client.get(f"/turn/{links.issue(app.config['SECRET_KEY'], game, 0, 3600)}")
-    assert turn.status_code == 200 and "ETag" not in turn.headers
-    assert turn.headers["Cache-Control"] == "no-store"
+
+
+def seat_links(app, game):
+    return [links.issue(app.config["SECRET_KEY"], store.get_game(game.id), seat, 3600)
+            for seat in range(game.players)]
+
+
+@pytest.mark.parametrize("prefix", ["/turn/", "/api/turn/"])
+def test_a_turn_read_again_is_not_rendered_again_and_never_anothers(app, client, prefix):
+    game, _ = creation.create_game("tigris_cards", PLAYERS, seed=3)
+    ann, bob = seat_links(app, game)
+    first = client.get(prefix + ann)
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and etag.startswith('W/"')
+    assert first.headers["Cache-Control"] == "private, no-cache"
+    with Renders(app) as renders:
+        again = client.get(prefix + ann)
+        unchanged = client.get(prefix + ann, headers={"If-None-Match": etag})
+    assert again.data == first.data and again.headers["ETag"] == etag
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    assert renders.count == 0
+    other = client.get(prefix + bob, headers={"If-None-Match": etag})
+    assert other.status_code == 200 and other.headers["ETag"] != etag
+    assert other.data != first.data             # Bob's hand, not Ann's
+    assert client.get(prefix + ann).data == first.data
+
+
+@pytest.mark.parametrize("change", ["move", "talk", "time zone", "language"])
+def test_whatever_a_turn_reads_changes_its_tag(app, client, change):
+    game, _ = creation.create_game("tigris", PLAYERS, seed=3)
+    ann = seat_links(app, game)[0]
+    etag = client.get(f"/turn/{ann}").headers["ETag"]
+    query = ""
+    if change == "move":
+        rules = store.rules_of(game)
+        seat = rules.to_act(store.state_of(store.get_game(game.id)))[0]
+        token = seat_links(app, game)[seat]
+        turn = client.get(f"/api/turn/{token}").get_json()
+        assert client.post(f"/api/turn/{token}", json={
+            "seq": turn["seq"], "action": turn["actions"][0]}).status_code == 200
+        ann = seat_links(app, game)[0] if seat == 0 else ann
+    elif change == "talk":
+        talk.post(game.id, 1, "hello")
+    elif change == "time zone":
+        PlayerSettings.create(email="ann@example.org", time_zone="Europe/Budapest")
+    else:
+        query = "?lang=hu"
+    after = client.get(f"/turn/{ann}{query}", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
