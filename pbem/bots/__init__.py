@@ -18,10 +18,11 @@ from the view and the rng alone.
 """
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
 
-from ..games import part
+from ..games import IllegalAction, part
 from .heuristic import GENERIC, Heuristic, moves
 from .search import Budget, Policy, Search, weighted_index
 
@@ -96,10 +97,35 @@ def decide(rules, view: dict, seat: int, actions: list[dict], *, level: int = 2,
     heuristic = heuristic_for(rules)
     if getattr(rules, "determinize", None) is None:
         return Decision(without_search(candidates, heuristic, rng))
+    candidates = not_lost(rules, view, seat, candidates, heuristic)
+    if len(candidates) == 1:
+        return Decision(candidates[0])
     started = time.perf_counter()
     search = Search(rules, view, seat, candidates, rng, heuristic, settings.policy)
     search.run(Budget(iterations=iterations, seconds=seconds))
     return Decision(search.best(), search.iterations, time.perf_counter() - started)
+
+
+def not_lost(rules, view: dict, seat: int, actions: list[dict], heuristic: Heuristic
+             ) -> list[dict]:
+    """`actions` less those that start a conflict the seat can only lose (its board strength
+    and every fitting piece in its hand against the rival's board strength alone: ties go to
+    the defender), unless nothing else is left. What decides it is public or the seat's own,
+    alike in every determinization: one is drawn, with a fixed seed so that the search's rng
+    and the decision stay the view's alone."""
+    if heuristic.lost is None or not any(a["type"] in heuristic.conflicts for a in actions):
+        return actions
+    state = rules.determinize(view, seat, random.Random(0))
+    kept = []
+    for action in actions:
+        if action["type"] in heuristic.conflicts:
+            try:
+                if heuristic.lost(rules.apply(state, seat, action), seat):
+                    continue
+            except IllegalAction:       # not legal in this drawing: judged by the search
+                pass
+        kept.append(action)
+    return kept or actions
 
 
 def without_search(actions: list[dict], heuristic: Heuristic, rng) -> dict:

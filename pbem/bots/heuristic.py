@@ -30,12 +30,18 @@ class Heuristic:
     weights: action type -> how much a biased playout prefers that kind of action (1 when
     not named); a kind is chosen first, then one action of it at random, so that a kind with
     hundreds of variants (swaps) is not chosen hundreds of times more often than one.
+    lost, conflicts: a conflict that can only be lost (below).
     """
 
     values: Callable[[object], list[float]] | None = None
     scale: float = 1.0
     depth: int = 400
     weights: dict[str, float] = field(default_factory=dict)
+    # lost(after, seat): whether the state after one of the seat's actions of the kinds in
+    # `conflicts` holds a conflict it started and cannot win, whatever it commits (the rival
+    # committing nothing): such an action is left out while the seat has another
+    lost: Callable[[object, int], bool] | None = None
+    conflicts: tuple[str, ...] = ()
 
 
 GENERIC = Heuristic()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pbem.bots.heuristic import Heuristic
 
-from .rules import final_colors
+from .rules import TEMPLE, final_colors
 
 # weakest colour first, each stronger colour counting for less (as in the tie-break):
 # 1, 0.4, 0.15, 0.05
@@ -26,7 +26,19 @@ def values(state) -> list[float]:
     return out
 
 
+def lost(after, seat: int) -> bool:
+    """A revolt the seat started (a leader placed or moved beside its rival) that it cannot
+    win: its temples beside the leader and every red tile in its hand do not beat the
+    defender's temples alone (ties go to the defender)."""
+    pending = after.get("pending")
+    if not pending or pending["kind"] != "revolt" or pending["attacker"] != seat:
+        return False
+    attack, defence = pending["strength"]
+    return attack + after["hands"][seat][TEMPLE] <= defence
+
+
 HEURISTIC = Heuristic(
+    lost=lost, conflicts=("place_leader", "move_leader"),
     values=values, scale=1.5, depth=8,
     weights={"place_tile": 4.0, "place_leader": 2.0, "move_leader": 0.5,
              "withdraw_leader": 0.1, "place_catastrophe": 0.1, "swap": 0.2, "pass": 0.05,

@@ -19,6 +19,7 @@ import math
 from pbem.bots.heuristic import Heuristic
 
 from .cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, is_treasure
+from .cards import colour_of
 from .table import column_leaders
 
 LEADER_WORTH = 0.6      # a leader on the table, against a scored card's 1 + log terms
@@ -62,7 +63,21 @@ def values(state) -> list[float]:
             for seat, pile in enumerate(state["piles"])]
 
 
+def lost(after, seat: int) -> bool:
+    """A conflict the seat started as attacker (a leader placed beside its rival, a card
+    joining two kingdoms) that it cannot win: its base and every card of the conflict's colour
+    in its hand do not beat the defender's base alone (ties go to the defender)."""
+    conflict = after.get("conflict")
+    if not conflict or conflict["stage"] != "attack" or conflict["attacker"] != seat:
+        return False
+    attack, defence = conflict["base"]
+    colour = conflict["colour"]
+    held = sum(1 for card in after["hands"][seat] if colour_of(card) == colour)
+    return attack + held <= defence
+
+
 HEURISTIC = Heuristic(
+    lost=lost, conflicts=("leader", "card"),
     values=values, scale=1.5, depth=10,
     weights={"card": 4.0, "leader": 1.5, "catastrophe": 0.1, "pass": 0.05,
              "score": 3.0, "no_score": 1.0, "ship": 3.0, "no_ship": 1.0})
