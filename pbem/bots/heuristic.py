@@ -31,6 +31,7 @@ class Heuristic:
     not named); a kind is chosen first, then one action of it at random, so that a kind with
     hundreds of variants (swaps) is not chosen hundreds of times more often than one.
     lost, conflicts: a conflict that can only be lost (below).
+    progress: see Search.best.
     """
 
     values: Callable[[object], list[float]] | None = None
@@ -42,6 +43,9 @@ class Heuristic:
     # committing nothing): such an action is left out while the seat has another
     lost: Callable[[object, int], bool] | None = None
     conflicts: tuple[str, ...] = ()
+    # the kinds of action that move the game towards its end (a card leaves a hand, a tile is
+    # laid): between moves the search values alike, the computer makes progress
+    progress: tuple[str, ...] = ()
 
 
 GENERIC = Heuristic()
@@ -74,10 +78,20 @@ def rank_rewards(ranking: list[list[int]]) -> list[float]:
     return rewards
 
 
+# How a seat weighs its rivals at a full table: against the best of them only, a seat at three
+# or four gives the others points freely and lets a second rival run away; against their mean
+# only, it lets the leader win. Half of each (with two players both are the one rival).
+RIVALS_MEAN = 0.5
+
+
+def lead(values: list[float], seat: int) -> float:
+    """The seat's value over its rivals': half the best rival's, half their mean."""
+    rivals = [v for s, v in enumerate(values) if s != seat]
+    mark = (1 - RIVALS_MEAN) * max(rivals) + RIVALS_MEAN * sum(rivals) / len(rivals)
+    return values[seat] - mark
+
+
 def margin_rewards(values: list[float], scale: float) -> list[float]:
-    """A cut-off position's reward a seat: the logistic of its lead over the best rival."""
-    rewards = []
-    for seat, value in enumerate(values):
-        best_rival = max(v for s, v in enumerate(values) if s != seat)
-        rewards.append(1.0 / (1.0 + math.exp(-(value - best_rival) / scale)))
-    return rewards
+    """A cut-off position's reward a seat: the logistic of its lead over its rivals."""
+    return [1.0 / (1.0 + math.exp(-lead(values, seat) / scale))
+            for seat in range(len(values))]

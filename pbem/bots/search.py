@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from itertools import compress, count, islice, repeat
 from operator import itemgetter, not_
 
-from .heuristic import KIND, Heuristic, margin_rewards, moves, rank_rewards
+from .heuristic import KIND, Heuristic, lead, margin_rewards, moves, rank_rewards
 
 EXPLORATION = 0.7          # UCB's constant, for rewards between 0 and 1
+ALIKE = 0.03               # mean rewards this close are alike: progress decides between them
 FIRST, SECOND = itemgetter(0), itemgetter(1)
 
 
@@ -154,18 +155,14 @@ class Search:
                  for order, (_, action) in enumerate(self.root_moves)]
         ranked = []
         for draw, order in sorted(draws):
-            lead = -math.inf
+            ahead = -math.inf
             if deadline is None or time.perf_counter() < deadline:
                 after = self.rules.apply(state, self.seat, self.root_moves[order][1])
-                lead = self.outcome(after)[self.seat]
-            ranked.append((-lead, draw, order))
+                ahead = self.outcome(after)[self.seat]
+            ranked.append((-ahead, draw, order))
         ranked.sort()
         # best look first: with no iteration run (a short budget) `best` answers the first
         self.root_moves = [self.root_moves[order] for _, _, order in ranked[:widest]]
-
-    @staticmethod
-    def lead(values: list[float], seat: int) -> float:
-        return values[seat] - max(v for s, v in enumerate(values) if s != seat)
 
     def outcome(self, state) -> list[float]:
         """Rewards a seat of a position as it stands: the ranking if over, else the heuristic."""
@@ -251,14 +248,18 @@ class Search:
         best, best_value = None, -math.inf
         for _ in range(policy.sample):
             after = rules.apply(state, mover, actions[weighted_index(weights, rng, actions)])
-            lead = self.lead(self.heuristic.values(after), mover)
-            if lead > best_value:
-                best, best_value = after, lead
+            margin = lead(self.heuristic.values(after), mover)
+            if margin > best_value:
+                best, best_value = after, margin
         return best
 
     # ---- the answer ---------------------------------------------------------------------
     def best(self) -> dict:
-        """The most chosen root action (ties: the better mean, then the earlier listed)."""
+        """The most chosen root action (ties: the better mean, then the earlier listed); but
+        when it makes no progress (the heuristic's `progress` kinds) and a move that does
+        has a mean reward within ALIKE of it, the best such move: two players who value
+        moving leaders about a little over placing cards would otherwise hold the game
+        still for ever (a card game whose deck never moves never ends)."""
         best, best_rank = self.root_moves[0][1], None
         for order, (key, action) in enumerate(self.root_moves):
             child = self.root.children.get(key)
@@ -267,6 +268,15 @@ class Search:
             rank = (child.visits, child.reward / child.visits, -order)
             if best_rank is None or rank > best_rank:
                 best, best_rank = action, rank
+        progress = self.heuristic.progress
+        if best_rank is None or not progress or best["type"] in progress:
+            return best
+        moving = [(child.reward / child.visits, child.visits, -order, action)
+                  for order, (key, action) in enumerate(self.root_moves)
+                  if action["type"] in progress
+                  and (child := self.root.children.get(key)) is not None and child.visits]
+        if moving and max(moving, key=FIRST)[0] >= best_rank[1] - ALIKE:
+            return max(moving, key=lambda row: row[:3])[3]
         return best
 
     def statistics(self) -> list[tuple[dict, int, float]]:

@@ -2,8 +2,10 @@
 
 Per game and player count, whole seeded games with one bot seat (turning round the table)
 against the others: level 2 at 0.2 s and at 1 s a decision against random players and against
-default-move players (`rules.default_action`), and level 3 against level 1 players (their own
-budgets; with PBEM_BENCH_BOTS_GAMES also against level 2). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
+default-move players (`rules.default_action`), level 2 at its own budget against two
+opponents that see the whole state (a greedy player one move ahead, and level 2's search with
+the same budget over the real state: perfect-information Monte Carlo), and level 3 against
+level 1 players (their own budgets; with PBEM_BENCH_BOTS_GAMES also against level 2). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
 number of games, ms a decision and search iterations a second. Goals: >= 95% against random and
 default players at 0.2 s, level 3 >= 65% against level 1. Engines without `determinize` are
 named and skipped.
@@ -27,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pbem.bots import decide, heuristic_for, moves  # noqa: E402
+from pbem.bots.heuristic import lead, rank_rewards  # noqa: E402
 from pbem.games import RULES  # noqa: E402
 from tests.bench import QUICK, sized  # noqa: E402
 from tests.bots import hidden_duel  # noqa: E402
@@ -47,6 +50,7 @@ class Tally:
     seconds: float = 0.0
     iterations: int = 0
     unfinished: int = 0
+    longest: int = 0            # actions of the longest finished game
 
     def line(self) -> str:
         n = len(self.shares)
@@ -55,6 +59,7 @@ class Tally:
         ms = 1000 * self.seconds / max(self.decisions, 1)
         rate = self.iterations / max(self.seconds, 1e-9)
         cut = f", {self.unfinished} cut off at {MAX_ACTIONS} actions" if self.unfinished else ""
+        cut += f", longest {self.longest} actions" if self.longest else ""
         return (f"{won:g}/{n} won ({100 * won / max(n, 1):.0f}%, 95% CI {100 * low:.0f}-"
                 f"{100 * high:.0f}%), {ms:.0f} ms a decision, {rate:,.0f} iterations/s{cut}")
 
@@ -77,6 +82,51 @@ def default_player(rules, state, seat, actions, rng):
     return rules.default_action(state, seat)
 
 
+def greedy_player(rules, state, seat, actions, rng, most: int = 80):
+    """A stronger yardstick than random: sees the whole state and plays the move whose result
+    the game's heuristic likes best one move ahead (a finished game by its ranking); among
+    hundreds of moves it looks at `most` drawn at random."""
+    heuristic = heuristic_for(rules)
+    candidates = moves(actions)
+    if len(candidates) > most:
+        candidates = rng.sample(candidates, most)
+    if heuristic.values is None:
+        return rng.choice(candidates)
+    best, best_value = candidates[0], -math.inf
+    for action in candidates:
+        after = rules.apply(state, seat, action)
+        if rules.to_act(after):
+            value = lead(heuristic.values(after), seat)
+        else:
+            value = 1e9 * rank_rewards(rules.result(after)["ranking"])[seat]
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+class Seeing:
+    """The rules of a game whose every determinization is the real state: a search through
+    them is perfect-information Monte Carlo (it sees every hand, the bag and the deck)."""
+
+    def __init__(self, rules, state):
+        self.rules, self.state = rules, state
+
+    def __getattr__(self, name):
+        return getattr(self.rules, name)
+
+    def determinize(self, view, seat, rng):
+        return self.state
+
+
+def seeing_bot(level: int):
+    """The level's search with the same budget, seeing the whole state."""
+    def play(rules, state, seat, actions, rng, tally: Tally | None = None):
+        budget = QUICK_BUDGET if QUICK else {}
+        return decide(Seeing(rules, state), rules.view(state, seat), seat, actions, level=level,
+                      rng=random.Random(rng.random()), **budget).action
+    return play
+
+
 def bot(level: int, seconds: float | None):
     def play(rules, state, seat, actions, rng, tally: Tally | None = None):
         budget = QUICK_BUDGET if QUICK else {"seconds": seconds}
@@ -95,9 +145,10 @@ def play_game(rules, players: int, seed: int, hero, others, tally: Tally) -> Non
     """One seeded game, `hero` in seat seed % players; adds the hero's win share."""
     rng, hero_seat = random.Random(seed), seed % players
     state = rules.setup(players, seed)
-    for _ in range(MAX_ACTIONS):
+    for played in range(MAX_ACTIONS):
         seats = rules.to_act(state)
         if not seats:
+            tally.longest = max(tally.longest, played)
             break
         seat = seats[0]
         actions = rules.legal_actions(state, seat)
@@ -121,7 +172,9 @@ def play_game(rules, players: int, seed: int, hero, others, tally: Tally) -> Non
 def matchups():
     """(name, games, hero, others) of each line."""
     lines = [("level 2 at 0.2 s vs random", GAMES, bot(2, 0.2), random_player),
-             ("level 2 at 0.2 s vs default", GAMES, bot(2, 0.2), default_player)]
+             ("level 2 at 0.2 s vs default", GAMES, bot(2, 0.2), default_player),
+             ("level 2 vs greedy (sees all)", GAMES, bot(2, None), greedy_player),
+             ("level 2 vs level 2 seeing all (PIMC)", SLOW_GAMES, bot(2, None), seeing_bot(2))]
     if FULL:
         lines += [("level 2 at 1 s vs random", SLOW_GAMES, bot(2, 1.0), random_player),
                   ("level 2 at 1 s vs default", SLOW_GAMES, bot(2, 1.0), default_player)]

@@ -8,7 +8,7 @@ import pytest
 from pbem.bots import LEVELS, choose, decide
 from pbem.bots.heuristic import GENERIC
 from pbem.bots.search import Budget, Search
-from pbem.bots.heuristic import moves, rank_rewards
+from pbem.bots.heuristic import lead, margin_rewards, moves, rank_rewards
 from tests.bots import bids, hidden_duel
 from tests.bots.helpers import canonical, match, random_positions, win_share
 
@@ -132,6 +132,13 @@ def test_a_finished_game_rewards_the_winners_share():
     assert rank_rewards([[0, 1], [2]])[0] == pytest.approx(0.9 * 0.5 + 0.1 * 0.5)
     tied = rank_rewards([[0, 1]])
     assert tied[0] == tied[1] == pytest.approx(0.45)
+
+
+def test_at_a_full_table_every_rival_counts_not_only_the_leader():
+    """Points given to the weaker rival cost a seat too; with two players the one rival is all."""
+    assert margin_rewards([5, 7, 3], 1.5)[0] < margin_rewards([5, 7, 1], 1.5)[0]
+    assert lead([5, 7, 1], 0) == pytest.approx(5 - (0.5 * 7 + 0.5 * 4))
+    assert lead([5, 7], 0) == pytest.approx(-2)
 
 
 def shares(rules, players, games, options, bots):

@@ -77,7 +77,7 @@ def lost(after, seat: int) -> bool:
 
 
 HEURISTIC = Heuristic(
-    lost=lost, conflicts=("leader", "card"),
+    lost=lost, conflicts=("leader", "card"), progress=("card", "catastrophe", "score"),
     values=values, scale=1.5, depth=10,
     weights={"card": 4.0, "leader": 1.5, "catastrophe": 0.1, "pass": 0.05,
              "score": 3.0, "no_score": 1.0, "ship": 3.0, "no_ship": 1.0})
