@@ -2,12 +2,10 @@
 depend on has moved.
 
 Their validator (a weak ETag) is a digest of everything the answer is read from, never of the
-answer itself: the game's row, its state included (a restore may bring a seq back with another
-state), every seat's row, this link's
-row, the table talk's count and newest id, the seats' addresses' settings (time zone, quiet
-hours, mail mode), days away and opt-outs, the reader's language, the request's path and query,
-the release and this process (new templates), and the minute (the clocks say how long a seat
-has waited). A browser that sends it back gets 304; the same validator in this worker's cache
+answer itself: what pbem/present/freshness.py reads (the game's row and state, the seats', the
+link's, the table talk, the seats' addresses' settings, days away and opt-outs, the minute),
+the reader's language, the request's path and query, and the release and this process (new
+templates). A browser that sends it back gets 304; the same validator in this worker's cache
 gets the answer rendered before. A move changes the seq, a link spent or replaced changes the
 link's row: a validator never outlives what it names. The link's row is in it, so one seat's
 page is never another's. Pages with holdings stay out of shared caches (`private`)."""
@@ -19,11 +17,9 @@ import threading
 from collections import OrderedDict
 
 from flask import Response, current_app, make_response, request
-from peewee import fn
 
-from ..db.models import Message, OptOut, PlayerSettings, Vacation, utcnow
 from ..games.base import current_language
-from ..validate import address_key
+from ..present import freshness
 from .conditional import PROCESS
 from .. import __version__
 
@@ -35,16 +31,9 @@ EXTENSION = "pbem.pages"
 def seat_validator(game, link, seats) -> str:
     """The ETag of `link`'s seat's answer to this request: four small queries, and a digest
     of about the state's size (well under a millisecond)."""
-    emails = sorted({address_key(s.email) for s in seats if s.email})
-    talk = (Message.select(fn.COUNT(Message.id), fn.MAX(Message.id))
-            .where(Message.game == game.id).tuples().first())
-    by_address = [[row.__data__ for row in model.select().where(model.email.in_(emails))
-                   .order_by(model.email)] if emails else []
-                  for model in (PlayerSettings, Vacation, OptOut)]
     key = json.dumps([
-        __version__, PROCESS, game.__data__,
-        [s.__data__ for s in seats], link.__data__, talk, by_address, current_language(),
-        request.full_path, utcnow().replace(second=0, microsecond=0)],
+        __version__, PROCESS, *freshness.marks(game, link, seats), current_language(),
+        request.full_path],
         default=str, sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
