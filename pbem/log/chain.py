@@ -140,6 +140,20 @@ def in_every_language(say) -> dict:
     return said
 
 
+def kept_lines(summaries: dict) -> dict:
+    """What an event stores beside its English `summary`: the lines in the other languages
+    that differ from it (the English line was stored twice, a third of every event's lines;
+    Event.text falls back to `summary`)."""
+    english = summaries["en"]
+    return {language: line for language, line in summaries.items()
+            if language != "en" and line != english}
+
+
+def every_line(summary: str, kept: dict | None) -> dict:
+    """An event's line in every language it has, English first: what an export writes."""
+    return {"en": summary, **{k: v for k, v in (kept or {}).items() if k != "en"}}
+
+
 def describe_in_every_language(rules, state, seat, action) -> dict:
     return in_every_language(lambda: rules.describe(state, seat, action))
 

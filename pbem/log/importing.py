@@ -351,7 +351,7 @@ def _row(raw, seq, seat, action, automatic, timeout, head, summaries, bot=False,
          played_by=None) -> dict:
     return {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
             "timeout": timeout, "bot": bot, "played_by": played_by, "summary": summaries["en"],
-            "summaries": summaries, "created_at": raw["created_at"], "hash": head}
+            "summaries": chain.kept_lines(summaries), "created_at": raw["created_at"], "hash": head}
 
 
 # -- shapes ---------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from ..games import IllegalAction  # noqa: F401  (what append raises; callers ca
 from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Event, Game, Seat, utcnow
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, canonical, chain_hash, commitment,
-                    computer_summaries, describe_in_every_language, forced_move,
-                    in_every_language, played_by, timeout_summaries)
+                    computer_summaries, describe_in_every_language, every_line, forced_move,
+                    in_every_language, kept_lines, played_by, timeout_summaries)
 from . import ending, undo
 # the store's readers, replay and verification live in rooms of their own; `store` stays the
 # one name the layers above call them by
@@ -100,7 +100,8 @@ def begin(rules, players: list[dict], options: dict, seed: int, salt: str | None
                     email=player["email"], language=_language(player.get("language")),
                     bot_level=player.get("computer"))
     Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
-                 summary="The game begins.", summaries=in_every_language(lambda: _("The game begins.")),
+                 summary="The game begins.",
+                 summaries=kept_lines(in_every_language(lambda: _("The game begins."))),
                  hash=game.head_hash)
     return game, state
 
@@ -189,7 +190,8 @@ def record(game, rules, state, seat, action, events, by: By = PLAYER):
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
                                automatic=automatic, timeout=timeout, bot=by.bot,
                                played_by=made_by, summary=summaries["en"],
-                               summaries=summaries, created_at=created_at, hash=game.head_hash))
+                               summaries=kept_lines(summaries), created_at=created_at,
+                               hash=game.head_hash))
     if game.seq % CHECKPOINT_EVERY == 0:
         keep_checkpoints(game, [(game.seq, game.head_hash, rules.dump(after))])
     return after
@@ -243,7 +245,7 @@ def take_back(game, rules, state, seat: int) -> tuple[object, list]:
     summaries = undo.line(seat)
     return state, [Event.create(game=game, seq=game.seq, seat=seat, action=dict(undo.UNDO),
                                 automatic=False, played_by="player",
-                                summary=summaries["en"], summaries=summaries,
+                                summary=summaries["en"], summaries=kept_lines(summaries),
                                 created_at=created_at, hash=game.head_hash)]
 
 
@@ -258,7 +260,8 @@ def end_together(game, rules, seat: int, action: dict, computers) -> Event:
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, False, created_at)
     summaries = ending.line(seat, action, game.ending)
     return Event.create(game=game, seq=game.seq, seat=seat, action=action, automatic=False,
-                        played_by="player", summary=summaries["en"], summaries=summaries,
+                        played_by="player", summary=summaries["en"],
+                        summaries=kept_lines(summaries),
                         created_at=created_at, hash=game.head_hash)
 
 
@@ -327,7 +330,8 @@ def _exported_seat(seat: Seat) -> dict:
 
 def _exported_event(e: Event) -> dict:
     exported = {"seq": e.seq, "seat": e.seat, "action": e.action, "automatic": e.automatic,
-                "summary": e.summary, "summaries": e.summaries, "created_at": e.created_at,
+                "summary": e.summary, "summaries": every_line(e.summary, e.summaries),
+                "created_at": e.created_at,
                 "hash": e.hash}
     if e.timeout:
         exported["timeout"] = True

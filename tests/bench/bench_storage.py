@@ -1,7 +1,7 @@
 """Storage figures: bytes on disk per finished game and per 1,000 moves, by
 table, on SQLite and (where PBEM_TEST_DATABASE_URL names one) PostgreSQL; random games played
-to their end through the use cases (moves.act: log, snapshot, links, mail rendered as in
-production). On PostgreSQL also the game table's live rows beside its size — the dead copies
+to their end through the use cases (moves.act: log, snapshot, links, mail rendered and sent
+to a local SMTP sink as in production). On PostgreSQL also the game table's live rows beside its size — the dead copies
 of the state each move leaves — before and after VACUUM, and what `mail prune` frees, with the
 game table as before migration 011 (fillfactor 100) and as now (80: the snapshot's rewrite is a
 HOT update, pruned in place). Then a long game (a card game of `pass` moves through moves.act):
@@ -22,8 +22,9 @@ from pbem.db.models import Game, Outbox, Seat, db
 from pbem.log import store
 from pbem.play import moves
 from pbem.play import creation
+from pbem.mail import mailer
 from tests.bench import sized
-from tests.conftest import free_port
+from tests.conftest import SMTPServer, free_port
 
 RULES = sized("tigris", "duel")      # quick: the test game (a few moves to its end)
 GAMES = sized(4, 1)
@@ -31,6 +32,13 @@ TABLES = ("game", "event", "checkpoint", "outbox", "link", "seat")
 LONG = sized(1_000, 120)              # moves of the long game through moves.act
 REPLAYED = sized(45_000, 600)         # moves of the game whose replay steps are timed
 SECRET = "bench-secret-Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE"
+
+
+def send_everything() -> None:
+    """Send the queued mail to the local SMTP sink, as the mail worker does in production (a
+    sent mail keeps no body: redaction.redacted)."""
+    while mailer.send_due(limit=200)["sent"]:
+        pass
 
 
 def play_to_the_end(rng: random.Random) -> int:
@@ -43,9 +51,12 @@ def play_to_the_end(rng: random.Random) -> int:
         state = rules.load(game.state)
         waiting = rules.to_act(state)
         if not waiting:
+            send_everything()
             return game.seq
         seat = rng.choice(waiting)
         moves.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+        if game.seq % 50 == 0:
+            send_everything()
 
 
 def sqlite_sizes(path: Path) -> dict:
@@ -123,8 +134,16 @@ def replay_steps(kind: str) -> None:
 
 
 def measure(kind: str, url: str, path: Path | None = None, fillfactor: int | None = None) -> None:
+    sink = SMTPServer().start()
+    try:
+        _measure(kind, url, sink.port, path, fillfactor)
+    finally:
+        sink.stop()
+
+
+def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int | None) -> None:
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "BASE_URL": "http://pbem.bench",
-                      "MAIL_PORT": free_port(), "ENV": "development"})
+                      "MAIL_PORT": port, "ENV": "development"})
     with app.app_context():
         db.connect(reuse_if_open=True)
         database.upgrade()
@@ -134,6 +153,7 @@ def measure(kind: str, url: str, path: Path | None = None, fillfactor: int | Non
         rng = random.Random(23)
         played = sum(play_to_the_end(rng) for _ in range(GAMES))
         if kind == "SQLite":
+            db.obj.execute_sql("VACUUM")        # pages the sent bodies left: reused in production
             show(f"SQLite {RULES}", sqlite_sizes(path), GAMES, played)
         else:
             before, live = postgresql_sizes(), live_game_bytes()

@@ -24,9 +24,9 @@ def test_the_famine_is_in_the_event_summaries_and_the_next_mail(app, smtp):
     mailer.send_due()
     applied = playing.act(game.id, 0, {"type": "feed", "card": "grape-3", "hex": [1, 3]},
                            game.seq)
-    summaries = applied.events[0].summaries
-    assert "Famine: {p0}'s unfed hut on 2,5 went back to stock." in summaries["en"]
-    assert "Éhínség: {p0} ellátatlan kunyhója (2,5) lekerült a tábláról" in summaries["hu"]
+    event = applied.events[0]
+    assert "Famine: {p0}'s unfed hut on 2,5 went back to stock." in event.text("en")
+    assert "Éhínség: {p0} ellátatlan kunyhója (2,5) lekerült a tábláról" in event.text("hu")
     assert rules.to_act(applied.state) == [1]
     mailer.send_due()
     text = smtp.inbox.text(smtp.inbox.to("bob@example.org")[-1])

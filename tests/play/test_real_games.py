@@ -37,7 +37,9 @@ def test_random_play_through_the_store(app, rules_name, count):
     assert game.seq > 0 and store.verify(game) == []
     assert Event.select().where(Event.game == game).count() == game.seq + 1
     for event in Event.select().where(Event.game == game, Event.seq > 0):
-        assert set(event.summaries) == {"en", "hu"} and all(event.summaries.values())
+        # the English line once (`summary`), the others where they differ from it
+        assert event.summary and set(event.summaries) <= {"hu"}
+        assert all(event.text(language) for language in ("en", "hu"))
 
     record = records.export_game(game)
     copy = records.import_game(record)
