@@ -175,7 +175,7 @@ def _confirm(link: Link, seat: Seat, reply_id: str, since: int, marker: int) -> 
                               Outbox.kind.in_(NEXT_MAILS), Outbox.id > marker).exists()):
         return
     game = store.get_game(link.game_id)
-    if game.status == "over":
+    if game.status == "over" or game.seq == since:     # over, or only say: lines (talk)
         return
     asked = store.to_act_of(game, store.rules_of(game).load(game.state))
     others = Seat.select().where(Seat.game == game.id, Seat.index != seat.index,

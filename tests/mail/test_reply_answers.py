@@ -178,3 +178,13 @@ def test_against_the_computer_alone_the_next_turn_mail_is_the_confirmation(reply
     lines = plan(rules, store.state_of(store.get_game(game.id)), 0, random.Random(1))
     assert inbound.receive(client_reply(mail, lines).as_bytes()) == "played"
     assert not Outbox.select().where(Outbox.kind == replies.PLAYED_KIND).exists()
+
+
+def test_an_answer_of_table_talk_alone_is_not_confirmed(replying, smtp):
+    game, _ = creation.create_game("tigris", PLAYERS, seed=5)
+    mailer.send_due()
+    seat = seat_to_act(game)
+    mail = newest_turn_mail(smtp, email_of(seat))
+    assert inbound.receive(client_reply(mail, ["say: good luck"]).as_bytes()) == "played"
+    assert Message.select().count() == 1
+    assert not Outbox.select().where(Outbox.kind == replies.PLAYED_KIND).exists()
