@@ -279,5 +279,5 @@ def _webhook(row, game, context):
 TEMPLATES = {"invite": _invite, "host": _host, "turn": _turn, "over": _over,
              "host_notice": _host_notice, "confirm": _confirm, "home": _home,
              "digest": _digest, "dropped": _dropped, "webhook": _webhook,
-             "reply": _reply, "played": _played, "host_more_time": _more_time, "host_given_back": _given_back,
-             "abandon_asked": _abandon_asked}
+             "reply": _reply, "played": _played, "host_more_time": _more_time,
+             "host_given_back": _given_back, "abandon_asked": _abandon_asked}
