@@ -53,8 +53,8 @@ class Keys:
     def check_ending(self, token: str) -> links.Access:
         return links.check_ending(self.secret, token, self.link_max_age)
 
-    def check(self, token: str) -> links.Access:
-        return links.check(self.secret, token, self.link_max_age)
+    def check(self, token: str, found: Link | None = None) -> links.Access:
+        return links.check(self.secret, token, self.link_max_age, found)
 
     def check_readable(self, token: str) -> links.Access:
         return links.check_readable(self.secret, token, self.link_max_age)

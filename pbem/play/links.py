@@ -211,8 +211,9 @@ def seen_upto(link: Link) -> int | None:
     return link.spent_seq if link.spent_seq is not None else link.turn_seq
 
 
-def check(secret_key: str, token: str, max_age: int) -> Access:
-    """The live link behind `token`, or LinkError (403 tampered, 410 spent or expired)."""
+def check(secret_key: str, token: str, max_age: int, found: Link | None = None) -> Access:
+    """The live link behind `token`, or LinkError (403 tampered, 410 spent or expired).
+    `found`: its row as `find` read it earlier in the same request (not read again)."""
     serializer = _serializer(secret_key, TURN_SALT)
     try:
         data = serializer.loads(token, max_age=max_age)
@@ -225,7 +226,8 @@ def check(secret_key: str, token: str, max_age: int) -> Access:
                                          "or altered. Open it again from the email.") from None
     if not isinstance(data, dict) or not {"g", "s", "n"} <= set(data):
         raise LinkError(403, "tampered", "This link is not valid.")
-    link = LINK_BY_NONCE.first(hash_nonce(str(data["n"])))
+    nonce = hash_nonce(str(data["n"]))
+    link = found if found is not None and found.nonce_hash == nonce else LINK_BY_NONCE.first(nonce)
     if link is None or link.game_id != data["g"] or link.seat != data["s"]:
         raise LinkError(403, "unknown", "This link is not known here.")
     if link.spent_at is not None:

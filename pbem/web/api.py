@@ -51,7 +51,7 @@ def turn(token):
 
 @bp.post("/turn/<token>")
 def act(token):
-    check_signed(token)
+    found = check_signed(token)
     try:
         body = parse_json(request.get_data()) if request.is_json else None
     except ValueError as exc:
@@ -66,7 +66,7 @@ def act(token):
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return error(400, "\"action\" must be a JSON object with a \"type\"")
     try:
-        access = check_link_to_act(token, seq)
+        access = check_link_to_act(token, seq, found)
         applied = moves.act(access.game_id, access.seat, action, seq, link_id=access.link.id)
     except store.StaleSeq as exc:
         return error(409, str(exc))

@@ -12,12 +12,15 @@ def check_link(token: str) -> links.Access:
     return keys().check(token)
 
 
-def check_signed(token: str) -> None:
+def check_signed(token: str) -> links.Link:
     """That `token` is a link this server signed and issued (live or not), else LinkError 403:
-    checked before a request's body is read, so a stranger's body is never parsed."""
-    if keys().find(token) is None:
+    checked before a request's body is read, so a stranger's body is never parsed. Its row,
+    for `check_link_to_act` (read once a request)."""
+    found = keys().find(token)
+    if found is None:
         raise links.LinkError(403, "tampered", "This link is not valid: it may have been cut "
                                                "short or altered. Open it again from the email.")
+    return found
 
 
 def check_readable(token: str) -> links.Access:
@@ -32,11 +35,12 @@ def check_newest(token: str) -> links.Access:
     return keys().check_newest(token)
 
 
-def check_link_to_act(token: str, seq: int) -> links.Access:
-    """The live link for a submission; a link spent by the very move this submission repeats
-    answers "already played" (409) rather than "spent" (410)."""
+def check_link_to_act(token: str, seq: int, found: links.Link | None = None) -> links.Access:
+    """The live link for a submission (`found`: its row as check_signed read it); a link spent
+    by the very move this submission repeats answers "already played" (409) rather than
+    "spent" (410)."""
     try:
-        return check_link(token)
+        return keys().check(token, found)
     except links.LinkError as exc:
         if exc.status == 410 and exc.reason in ("played", "turn_over"):
             game = store.find_game(exc.game_id)

@@ -277,7 +277,7 @@ def _query_int(name: str) -> int | None:
 
 @bp.post("/turn/<token>")
 def act(token):
-    check_signed(token)
+    found = check_signed(token)
     access = check_link(token) if "seq" not in request.form else None
     try:
         seq = parse_seq(request.form.get("seq"))
@@ -287,7 +287,7 @@ def act(token):
         return page(store.get_game(access.game_id), access.seat, status=400,
                     error=_("The form was incomplete: choose an action."))
     try:
-        access = check_link_to_act(token, seq)
+        access = check_link_to_act(token, seq, found)
     except store.StaleSeq:
         readable = check_readable(token)
         return seat_page(store.get_game(readable.game_id), readable, already=True, status=409)
