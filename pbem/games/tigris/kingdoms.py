@@ -95,20 +95,27 @@ def set_of(squares) -> int:
 
 class BySquare:
     """One thing per square (an action naming it), listed for a set of squares in board
-    order without a step per square: a table of what each byte of the set stands for."""
+    order without a step per square: a table of what each byte of the set stands for, built
+    on first use (the tables of every kind of action take 0.2 s, which every `pbem` command
+    paid at its start, most of them never listing a Tigris action)."""
 
     __slots__ = ("things", "chunks")
 
     def __init__(self, things):
         self.things = tuple(things)
+        self.chunks = None
+
+    def _tables(self) -> tuple:
+        things = self.things
         self.chunks = tuple(
             tuple(tuple(things[8 * k + j] for j in _BITS_OF_BYTE[byte] if 8 * k + j < SQUARES)
                   for byte in range(256))
             for k in range(BYTES))
+        return self.chunks
 
     def __call__(self, squares: int) -> list:
         out = []
-        chunks = self.chunks
+        chunks = self.chunks or self._tables()
         for k, byte in enumerate(squares.to_bytes(BYTES, "little")):
             if byte:
                 out += chunks[k][byte]
