@@ -188,3 +188,19 @@ def test_an_answer_of_table_talk_alone_is_not_confirmed(replying, smtp):
     assert inbound.receive(client_reply(mail, ["say: good luck"]).as_bytes()) == "played"
     assert Message.select().count() == 1
     assert not Outbox.select().where(Outbox.kind == replies.PLAYED_KIND).exists()
+
+
+def test_the_confirmation_speaks_the_players_language(replying, smtp):
+    players = [dict(PLAYERS[0], language="hu"), dict(PLAYERS[1], language="hu")]
+    game, _ = creation.create_game("tigris", players, seed=5)
+    mailer.send_due()
+    seat = seat_to_act(game)
+    mail = newest_turn_mail(smtp, email_of(seat))
+    rules = store.rules_of(game)
+    first = plan(rules, store.state_of(store.get_game(game.id)), seat, random.Random(1), most=1)
+    assert inbound.receive(client_reply(mail, first).as_bytes()) == "played"
+    mailer.send_due()
+    [confirmed] = [m for m in smtp.inbox.to(email_of(seat))
+                   if "A válaszod lépései megtörténtek:" in Inbox.text(m)]
+    assert "A köröd folytatódik." in Inbox.text(confirmed)
+    assert "Your answer" not in Inbox.text(confirmed)
