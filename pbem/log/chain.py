@@ -149,6 +149,11 @@ def kept_lines(summaries: dict) -> dict:
             if language != "en" and line != english}
 
 
+def stored_lines(summaries: dict) -> dict:
+    """An event's `summary` and `summaries` fields from its line in every language."""
+    return {"summary": summaries["en"], "summaries": kept_lines(summaries)}
+
+
 def every_line(summary: str, kept: dict | None) -> dict:
     """An event's line in every language it has, English first: what an export writes."""
     return {"en": summary, **{k: v for k, v in (kept or {}).items() if k != "en"}}

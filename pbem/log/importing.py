@@ -350,8 +350,8 @@ def _default(rules, state, seat, action, seq: int) -> dict:
 def _row(raw, seq, seat, action, automatic, timeout, head, summaries, bot=False,
          played_by=None) -> dict:
     return {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
-            "timeout": timeout, "bot": bot, "played_by": played_by, "summary": summaries["en"],
-            "summaries": chain.kept_lines(summaries), "created_at": raw["created_at"], "hash": head}
+            "timeout": timeout, "bot": bot, "played_by": played_by,
+            **chain.stored_lines(summaries), "created_at": raw["created_at"], "hash": head}
 
 
 # -- shapes ---------------------------------------------------------------------------------------

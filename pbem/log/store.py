@@ -15,7 +15,7 @@ from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Event, Game, Seat, utcnow
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, canonical, chain_hash, commitment,
                     computer_summaries, describe_in_every_language, every_line, forced_move,
-                    in_every_language, kept_lines, played_by, timeout_summaries)
+                    in_every_language, played_by, stored_lines, timeout_summaries)
 from . import ending, undo
 # the store's readers, replay and verification live in rooms of their own; `store` stays the
 # one name the layers above call them by
@@ -100,8 +100,7 @@ def begin(rules, players: list[dict], options: dict, seed: int, salt: str | None
                     email=player["email"], language=_language(player.get("language")),
                     bot_level=player.get("computer"))
     Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
-                 summary="The game begins.",
-                 summaries=kept_lines(in_every_language(lambda: _("The game begins."))),
+                 **stored_lines(in_every_language(lambda: _("The game begins."))),
                  hash=game.head_hash)
     return game, state
 
@@ -189,9 +188,8 @@ def record(game, rules, state, seat, action, events, by: By = PLAYER):
                                 timeout, by.bot, made_by)
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
                                automatic=automatic, timeout=timeout, bot=by.bot,
-                               played_by=made_by, summary=summaries["en"],
-                               summaries=kept_lines(summaries), created_at=created_at,
-                               hash=game.head_hash))
+                               played_by=made_by, **stored_lines(summaries),
+                               created_at=created_at, hash=game.head_hash))
     if game.seq % CHECKPOINT_EVERY == 0:
         keep_checkpoints(game, [(game.seq, game.head_hash, rules.dump(after))])
     return after
@@ -245,7 +243,7 @@ def take_back(game, rules, state, seat: int) -> tuple[object, list]:
     summaries = undo.line(seat)
     return state, [Event.create(game=game, seq=game.seq, seat=seat, action=dict(undo.UNDO),
                                 automatic=False, played_by="player",
-                                summary=summaries["en"], summaries=kept_lines(summaries),
+                                **stored_lines(summaries),
                                 created_at=created_at, hash=game.head_hash)]
 
 
@@ -260,8 +258,7 @@ def end_together(game, rules, seat: int, action: dict, computers) -> Event:
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, False, created_at)
     summaries = ending.line(seat, action, game.ending)
     return Event.create(game=game, seq=game.seq, seat=seat, action=action, automatic=False,
-                        played_by="player", summary=summaries["en"],
-                        summaries=kept_lines(summaries),
+                        played_by="player", **stored_lines(summaries),
                         created_at=created_at, hash=game.head_hash)
 
 

@@ -27,15 +27,17 @@ def validator(game, *parts) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
-def not_modified(etag: str) -> Response | None:
+def not_modified(etag: str, private: bool = False) -> Response | None:
     """The 304 answer when the browser's copy is current, else None (render the page)."""
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
-        return tagged(response, etag)
+        return tagged(response, etag, private)
     return None
 
 
-def tagged(response, etag: str):
+def tagged(response, etag: str, private: bool = False):
+    """`private`: a page with a seat's holdings, which no shared cache may keep."""
     response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "no-cache"       # keep it, but ask each time
+    # keep it, but ask each time
+    response.headers["Cache-Control"] = "private, no-cache" if private else "no-cache"
     return response

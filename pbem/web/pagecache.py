@@ -20,7 +20,7 @@ from flask import Response, current_app, make_response, request
 
 from ..games.base import current_language
 from ..present import freshness
-from .conditional import PROCESS
+from . import conditional
 from .. import __version__
 
 ENTRIES = 200                   # rendered answers kept per worker ...
@@ -32,7 +32,7 @@ def seat_validator(game, link, seats) -> str:
     """The ETag of `link`'s seat's answer to this request: four small queries, and a digest
     of about the state's size (well under a millisecond)."""
     key = json.dumps([
-        __version__, PROCESS, *freshness.marks(game, link, seats), current_language(),
+        __version__, conditional.PROCESS, *freshness.marks(game, link, seats), current_language(),
         request.full_path],
         default=str, sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:32]
@@ -75,21 +75,15 @@ def rendered() -> Rendered:
 def answer(etag: str, render) -> Response:
     """304 when the client holds `etag`; else the answer kept under it, or `render()`'s (a
     view's return value), kept when it is a 200."""
-    if request.if_none_match.contains_weak(etag):
-        return _tagged(Response(status=304), etag)
+    unchanged = conditional.not_modified(etag, private=True)
+    if unchanged is not None:
+        return unchanged
     kept = rendered().get(etag)
     if kept is not None:
         body, mimetype = kept
-        return _tagged(Response(body, status=200, mimetype=mimetype), etag)
+        return conditional.tagged(Response(body, status=200, mimetype=mimetype), etag, True)
     response = make_response(render())
     if response.status_code == 200 and not response.direct_passthrough:
         rendered().put(etag, response.get_data(), response.mimetype)
-    return _tagged(response, etag)
-
-
-def _tagged(response: Response, etag: str) -> Response:
-    response.set_etag(etag, weak=True)
-    # the reader's browser may keep it and ask each time; no shared cache ever keeps it
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return conditional.tagged(response, etag, private=True)
 
