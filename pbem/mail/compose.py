@@ -60,8 +60,13 @@ def after_commit(ids: list[int]) -> None:
 
 def render_ids(ids: list[int]) -> None:
     """Render the rows that are still unrendered; a failure is left for the worker, which
-    marks the row failed if it fails again."""
-    for row in Outbox.select().where(Outbox.id.in_(ids), Outbox.rendered == False):  # noqa: E712
+    marks the row failed if it fails again.
+
+    The rows are read in full before the first is written: an open SELECT keeps SQLite's read
+    snapshot, and a write from inside it fails at once ("database is locked", no busy wait) when
+    another connection wrote since."""
+    rows = list(Outbox.select().where(Outbox.id.in_(ids), Outbox.rendered == False))  # noqa: E712
+    for row in rows:
         try:
             render(row)
         except Exception:  # noqa: BLE001 - the worker tries again before sending
