@@ -21,6 +21,7 @@ from pbem.play.keys import keys
 TOKYO = quiet.Quiet("Asia/Tokyo", 22 * 60, 8 * 60)
 NEW_YORK = quiet.Quiet("America/New_York", 22 * 60, 8 * 60, frozenset({5, 6}))
 STEP = dt.timedelta(minutes=5)
+ASKED_AT = dt.datetime(2026, 12, 2, 5, 40)
 
 
 def awake_minutes(q: quiet.Quiet, start: dt.datetime, end: dt.datetime) -> dt.timedelta:
@@ -88,6 +89,9 @@ def test_each_seat_s_deadline_and_reminder_follow_its_own_nights(app, client, sm
     for seat in store.seats_of(game):
         if seat.asked_at is None:
             continue
+        # asked at a fixed moment (a Wednesday, 14:40 in Tokyo), not the clock's: from some
+        # hours of the real day the first night after the reminder falls after the deadline
+        clock.start(game, seat, ASKED_AT)
         q = clock.quiet_of(game, seat)
         assert q is not None and seat.deadline == quiet.after_active(
             q, seat.asked_at, dt.timedelta(days=1))
@@ -101,6 +105,7 @@ def test_each_seat_s_deadline_and_reminder_follow_its_own_nights(app, client, sm
         assert [s.replace(tzinfo=None) for s in starts] == [seat.deadline.replace(microsecond=0)]
         quiet_moment = next(t for t in (seat.remind_at + dt.timedelta(hours=h)
                                         for h in range(1, 48)) if quiet.is_quiet(q, t))
+        assert quiet.awake_at(q, quiet_moment) < seat.deadline
         pace.run_pass(now=quiet_moment)             # after the reminder's time, at night
         assert not Outbox.select().where(Outbox.kind == "reminder",
                                          Outbox.seat == seat.index).exists()
