@@ -5,6 +5,7 @@ import logging
 
 import peewee as pw
 from flask import Flask, current_app, request
+from jinja2 import BytecodeCache
 
 from . import config as settings_module
 from .web import i18n
@@ -22,10 +23,31 @@ CONTENT_SECURITY_POLICY = (
     "form-action 'self'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
+class _CompiledTemplates(BytecodeCache):
+    """Templates compiled once per process, whichever app of it renders them (the tests
+    build an app per test; a command builds its own beside a worker's): Jinja checks each
+    entry against its template's source, so an edited template is compiled again."""
+
+    def __init__(self):
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        code = self.code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket):
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED_TEMPLATES = _CompiledTemplates()
+
+
 def create_app(config: dict | None = None) -> Flask:
     settings = settings_module.from_environment()
     settings.update(config or {})
     app = Flask(__name__, template_folder=str(package.folder("templates")))
+    app.jinja_options = {**app.jinja_options, "bytecode_cache": COMPILED_TEMPLATES}
     _game_files(app)
     app.config.update(settings)
     _require_secret_key(app)

@@ -51,6 +51,7 @@ def test_a_postgresql_server_that_does_not_answer_is_said(tmp_path):
                      f"cannot reach the database pbem@127.0.0.1:{port}/pbem: ")
 
 
+@pytest.mark.services
 @pytest.mark.skipif(not PG_URL, reason="needs PBEM_TEST_DATABASE_URL (PostgreSQL)")
 def test_a_postgresql_database_that_does_not_exist_is_said():
     url = PG_URL.rsplit("/", 1)[0] + "/pbem_no_such_database"
