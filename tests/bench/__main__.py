@@ -4,7 +4,7 @@ import sys
 import time
 
 SCRIPTS = ["bench_pages", "bench_writes", "bench_server", "bench_tigris", "bench_tigris_cards", "bench_assyria",
-           "bench_bots", "bench_storage"]
+           "bench_bots", "bench_storage", "bench_scale"]
 
 
 def main() -> None:

@@ -10,6 +10,8 @@ checkpoint (now) against from the seed (before 011). Prints figures; never fails
 from __future__ import annotations
 
 import datetime as dt
+import gzip
+import json
 import os
 import random
 import tempfile
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from pbem.app import create_app
 from pbem.db import database
-from pbem.db.models import Game, Outbox, Seat, db
+from pbem.db.models import Game, Link, Outbox, Seat, db
 from pbem.log import store
 from pbem.play import moves
 from pbem.play import creation
@@ -84,10 +86,24 @@ def live_game_bytes() -> int:
     return db.obj.execute_sql("SELECT COALESCE(SUM(pg_column_size(g.*)), 0) FROM game g").fetchone()[0]
 
 
-def show(label: str, sizes: dict, games: int, moves_played: int) -> None:
+def added(after: dict, before: dict) -> dict:
+    """What the games added: the sizes less those of the migrated empty database (a table or
+    index takes a page or more before its first row, 0.4 MB of a new SQLite file)."""
+    return {k: after[k] - before.get(k, 0) for k in after}
+
+
+def export_gzip_bytes() -> int:
+    """The finished games' own exports, gzipped: the floor a game's storage is measured by."""
+    return sum(len(gzip.compress(json.dumps(store.export(game)).encode()))
+               for game in Game.select().where(Game.status == "over"))
+
+
+def show(label: str, sizes: dict, games: int, moves_played: int, floor: int | None = None) -> None:
     per_game = {k: v / games for k, v in sizes.items()}
+    ratio = f", {sizes['total'] / floor:.1f} x the export's gzip (goal <= 5)" if floor else ""
     print(f"   {label}: {per_game['total'] / 1024:,.0f} KB per finished game "
-          f"({moves_played / games:.0f} moves), {sizes['total'] / moves_played * 1000 / 1024:,.0f} "
+          f"({moves_played / games:.0f} moves){ratio}, "
+          f"{sizes['total'] / moves_played * 1000 / 1024:,.0f} "
           "KB per 1,000 moves; per game by table: "
           + ", ".join(f"{t} {per_game[t] / 1024:,.0f} KB" for t in TABLES), flush=True)
 
@@ -150,20 +166,35 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
         if fillfactor is not None:
             db.obj.execute_sql(f"ALTER TABLE game SET (fillfactor = {int(fillfactor)})")
         label = "" if fillfactor is None else f" (game fillfactor {fillfactor})"
+        if kind == "SQLite":
+            db.obj.execute_sql("VACUUM")        # the migrations' freed pages
+        empty = sqlite_sizes(path) if kind == "SQLite" else postgresql_sizes()
         rng = random.Random(23)
         played = sum(play_to_the_end(rng) for _ in range(GAMES))
+        floor = export_gzip_bytes()
+        print(f"   {RULES}: the export gzipped {floor / GAMES / 1024:,.1f} KB per game", flush=True)
         if kind == "SQLite":
             db.obj.execute_sql("VACUUM")        # pages the sent bodies left: reused in production
-            show(f"SQLite {RULES}", sqlite_sizes(path), GAMES, played)
+            show(f"SQLite {RULES}", added(sqlite_sizes(path), empty), GAMES, played, floor)
+            from pbem.ops import mailqueue
+            links = Link.select().count()
+            Outbox.update(sent_at=dt.datetime(2000, 1, 1)).execute()
+            Link.update(expires_at=dt.datetime(2000, 1, 1)).execute()
+            counts = mailqueue.prune(90)
+            db.obj.execute_sql("VACUUM")        # freed pages: reused by later games in production
+            show(f"SQLite {RULES} after the guide's mail prune (every mail and link old: "
+                 f"{counts['mails']} mails and {counts['links']} of {links} links deleted)",
+                 added(sqlite_sizes(path), empty), GAMES, played, floor)
         else:
             before, live = postgresql_sizes(), live_game_bytes()
-            show(f"PostgreSQL {RULES}{label}", before, GAMES, played)
+            show(f"PostgreSQL {RULES}{label}", added(before, empty), GAMES, played, floor)
             print(f"   PostgreSQL game table{label}: {before['game'] / GAMES / 1024:,.0f} KB per game "
                   f"on disk for {live / GAMES / 1024:,.1f} KB of live rows", flush=True)
             db.close()
             db.connect()
             db.obj.execute_sql("VACUUM FULL")
-            show("PostgreSQL after VACUUM FULL", postgresql_sizes(), GAMES, played)
+            show("PostgreSQL after VACUUM FULL", added(postgresql_sizes(), empty), GAMES, played,
+                 floor)
             from pbem.ops import mailqueue
             Outbox.update(sent_at=dt.datetime(2000, 1, 1)).execute()
             counts = mailqueue.prune(30)
@@ -197,11 +228,11 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
             db.obj.close_all()
 
 
-def own_postgresql(url: str) -> str:
+def own_postgresql(url: str, bench: str = "bench_storage") -> str:
     """A database of the bench's own next to the one named (made empty)."""
     import psycopg2
     base, name = url.rsplit("/", 1)
-    name = f"{name}_bench_storage"
+    name = f"{name}_{bench}"
     connection = psycopg2.connect(url)
     connection.autocommit = True
     with connection.cursor() as cursor:

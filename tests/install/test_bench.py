@@ -23,6 +23,8 @@ SCRIPTS = {
     "bench_assyria": ["games/s", "replay of a finished game"],
     "bench_bots": ["hidden_duel 2p level 3 vs level 1"],
     "bench_storage": ["KB per 1,000 moves"] + (["after VACUUM FULL"] if PG_URL else []),
+    "bench_scale": ["home page", "mail prune --older-than 90 at"]
+                   + (["PostgreSQL pace pass"] if PG_URL else []),
 }
 # a guard against a bench that hangs, not a speed check: quick runs take 1-10 s on an idle
 # machine and were seen to take over 30 s when seven test runs shared its two cores

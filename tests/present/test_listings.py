@@ -3,11 +3,15 @@ how long it has waited, in words and plurals of either language."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import random
 
+import pytest
+
 from pbem.play import creation
+from pbem.play.keys import keys
 from pbem.log import store
-from pbem.db.models import Event, utcnow
+from pbem.db.models import Event, db, utcnow
 from tests.conftest import play_at_random
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
@@ -42,3 +46,41 @@ def test_the_archive_names_the_winner(client):
     label = "Winner: " if len(winners) == 1 else "Winners: "
     assert label + ", ".join(winners) in page and "Ann, Bob" in page
     assert "(5 hours ago)" in page
+
+
+class Statements(logging.Handler):
+    """The SQL statements peewee runs (it logs each one at DEBUG with its parameters)."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.seen: list[tuple[str, tuple]] = []
+
+    def emit(self, record):
+        if isinstance(record.msg, tuple):
+            self.seen.append(record.msg)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_listings_search_indexes_and_never_scan_a_table(client):
+    """Listings stay flat as games pile up (bench_scale measures them at 200 and 2,000 games):
+    every query of the front page, the archive and a player's home page finds its rows
+    through an index. A row-value IN list once scanned the whole event table."""
+    for seed in range(3):
+        game, _ = creation.create_game("duel", PLAYERS, seed=seed)
+        play_at_random(game, 50 if seed else 2, random.Random(seed))
+    statements = Statements()
+    peewee_log = logging.getLogger("peewee")
+    level = peewee_log.level
+    peewee_log.setLevel(logging.DEBUG)
+    peewee_log.addHandler(statements)
+    try:
+        for path in ("/", "/games", f"/me/{keys().home_link('ann@example.org')}"):
+            assert client.get(path).status_code == 200
+    finally:
+        peewee_log.removeHandler(statements)
+        peewee_log.setLevel(level)
+    selects = [(sql, params) for sql, params in statements.seen if sql.startswith("SELECT")]
+    assert len(selects) > 5
+    for sql, params in selects:
+        plan = [row[3] for row in db.obj.execute_sql("EXPLAIN QUERY PLAN " + sql, params)]
+        assert not [step for step in plan if step.startswith("SCAN t")], (sql, plan)

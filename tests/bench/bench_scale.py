@@ -1,0 +1,194 @@
+"""Figures at scale, beside their goals, on SQLite and (where PBEM_TEST_DATABASE_URL names one)
+PostgreSQL:
+- the listings (`/`, the archive's last page, a player's home page) at SMALL and then LARGE
+  finished games, the player's own games unchanged (goal: within +-20%);
+- the longest write transaction (SQLite: the write lock) of each pass, `pbem mail send`, the pace
+  pass, the computers' pass and the guide's `mail prune --older-than 90`, with MAILS stored mails
+  (goal: at most 50 ms).
+Games are real (the test game "duel" played to its end through the use cases); the stored mails
+beyond theirs are sent rows as the worker leaves them (no bodies). Prints figures; never fails.
+
+Run: python -m tests.bench bench_scale   (or `make bench`)
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from pbem.app import create_app
+from pbem.db import database
+from pbem.db.models import Game, Outbox, db, utcnow
+from pbem.log import store
+from pbem.mail import mailer
+from pbem.ops import mailqueue
+from pbem.play import computers, creation, moves, pace
+from pbem.play.keys import keys
+from pbem.web.games import ARCHIVE_PAGE
+from tests.bench import sized
+from tests.bench.bench_server import settings
+from tests.bench.bench_storage import own_postgresql
+from tests.conftest import SMTPServer
+
+SMALL, LARGE = sized(200, 8), sized(2_000, 24)   # finished games
+MAILS = sized(100_000, 1_000)                    # stored mails when the passes are timed
+SAMPLES = sized(15, 2)                           # GETs per listing figure (median printed)
+ME = "me@example.org"                            # the player whose home page is read
+
+
+def finish_games(count: int, rng: random.Random, with_me: bool = False) -> None:
+    """`count` 2-player games of the test game, played to their end."""
+    for n in range(count):
+        first = ME if with_me else f"p{rng.randrange(10**9)}@example.org"
+        players = [{"name": "A", "email": first}, {"name": "B", "email": f"q{n}@example.org"}]
+        game, _ = creation.create_game("duel", players, seed=rng.randrange(10**6))
+        rules = store.rules_of(game)
+        while True:
+            game = store.get_game(game.id)
+            state = rules.load(game.state)
+            waiting = rules.to_act(state)
+            if not waiting:
+                break
+            seat = rng.choice(waiting)
+            moves.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+
+
+def running_games(count: int, rng: random.Random, computer: bool = False) -> None:
+    """Games left running with a day's pace (their reminders and deadlines fall due later)."""
+    for n in range(count):
+        second = {"computer": 1} if computer else {"name": "B", "email": f"r{n}@example.org"}
+        creation.create_game("duel", [{"name": "A", "email": ME if n < 3 else f"s{n}@example.org"},
+                                      second], seed=rng.randrange(10**6),
+                             pace={"days": 1.0, "on_timeout": "auto"})
+
+
+def listing_times(client) -> dict:
+    """Median ms of `/`, the archive's last page and ME's home page."""
+    finished = Game.select().where(Game.status == "over").count()
+    last_page = max(1, -(-finished // ARCHIVE_PAGE))
+    paths = {"/": "/", "/games (last page)": f"/games?page={last_page}",
+             "home page": f"/me/{keys().home_link(ME)}"}
+    times = {}
+    for label, path in paths.items():
+        client.get(path)                    # its templates compiled, its pages cached: warm
+        samples = []
+        for _ in range(SAMPLES):
+            started = time.perf_counter()
+            answer = client.get(path)
+            samples.append((time.perf_counter() - started) * 1000)
+            assert answer.status_code == 200, (path, answer.status_code)
+        times[label] = statistics.median(samples)
+    return times
+
+
+@contextlib.contextmanager
+def timed_writes(into: list[float]):
+    """Time every outermost transaction (SQLite: BEGIN IMMEDIATE, the write lock) from its
+    start to its commit, whoever opens it."""
+    database_object = db.obj
+    real = database_object.atomic
+
+    @contextlib.contextmanager
+    def timed(*args, **kwargs):
+        outermost = database_object.transaction_depth() == 0
+        started = time.perf_counter()
+        with real(*args, **kwargs):
+            yield
+        if outermost:
+            into.append((time.perf_counter() - started) * 1000)
+    database_object.atomic = timed
+    try:
+        yield
+    finally:
+        del database_object.atomic
+
+
+def store_mails(total: int) -> None:
+    """Sent mails (no bodies, as the worker leaves them) spread over the finished games, half
+    of them older than the guide's 90 days, until the outbox holds `total` rows."""
+    games = [g.id for g in Game.select(Game.id).where(Game.status == "over")]
+    missing = total - Outbox.select().count()
+    now, old = utcnow(), utcnow() - dt.timedelta(days=120)
+    for start in range(0, max(0, missing), 1000):
+        rows = [{"message_id": f"<bench.{start + i}@pbem.bench>", "game": games[(start + i) % len(games)],
+                 "seat": 0, "kind": "turn", "recipient": f"p{i % 97}@example.org",
+                 "subject": "[pbem] Your turn", "template": "turn",
+                 "context": {"seq": 1, "token": "redacted"}, "rendered": True,
+                 "sent_at": old if (start + i) % 2 else now, "next_try_at": now}
+                for i in range(min(1000, missing - start))]
+        with database.write_transaction():
+            Outbox.insert_many(rows).execute()
+
+
+def pass_holds(rng: random.Random) -> dict:
+    """The longest write transaction (ms) of each pass, with work due for each."""
+    running_games(10, rng)
+    running_games(3, rng, computer=True)
+    later = utcnow() + dt.timedelta(days=3)     # every reminder and deadline due
+    passes = {"mail send": lambda: mailer.send_due(limit=100),
+              "pace pass": lambda: pace.run_pass(now=later),
+              "computers' pass": lambda: computers.run_pass(iterations=100),
+              "mail prune --older-than 90": lambda: mailqueue.prune(90)}
+    holds = {}
+    for label, run in passes.items():
+        spans: list[float] = []
+        with timed_writes(spans):
+            run()
+        holds[label] = (max(spans) if spans else 0.0, len(spans))
+    return holds
+
+
+def measure(kind: str, url: str) -> None:
+    sink = SMTPServer().start()
+    options = settings(url)
+    options["MAIL_PORT"] = sink.port
+    app = create_app(options)
+    rng = random.Random(5)
+    try:
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            database.upgrade()
+            client = app.test_client()
+            finish_games(3, rng, with_me=True)
+            finish_games(SMALL - 3, rng)
+            running_games(5, rng)
+            small = listing_times(client)
+            finish_games(LARGE - SMALL, rng)
+            large = listing_times(client)
+            for label in small:
+                change = (large[label] / small[label] - 1) * 100
+                print(f"  {kind} {label}: {small[label]:.1f} ms at {SMALL:,} games, "
+                      f"{large[label]:.1f} ms at {LARGE:,} ({change:+.0f}%)   (goal within +-20%)",
+                      flush=True)
+            store_mails(MAILS)
+            stored = Outbox.select().count()
+            for label, (longest, count) in pass_holds(rng).items():
+                print(f"  {kind} {label} at {stored:,} stored mails: longest write transaction "
+                      f"{longest:.1f} ms of {count}   (goal <= 50 ms)", flush=True)
+            db.close()
+            if hasattr(db.obj, "close_all"):
+                db.obj.close_all()
+    finally:
+        sink.stop()
+
+
+def main() -> None:
+    from pbem.games import register
+    from tests import toygame
+    register(toygame.rules)
+    with tempfile.TemporaryDirectory() as folder:
+        measure("SQLite", f"sqlite:///{Path(folder) / 'scale.db'}")
+    pg = os.environ.get("PBEM_TEST_DATABASE_URL")
+    if pg:
+        measure("PostgreSQL", own_postgresql(pg, "bench_scale"))
+    else:
+        print("  PostgreSQL: not measured (PBEM_TEST_DATABASE_URL is not set)")
+
+
+if __name__ == "__main__":
+    main()
