@@ -92,6 +92,15 @@ def added(after: dict, before: dict) -> dict:
     return {k: after[k] - before.get(k, 0) for k in after}
 
 
+def make_everything_old() -> None:
+    """Every mail sent, link expired and game finished long ago: what the guide's prune
+    leaves of a game once it is old."""
+    long_ago = dt.datetime(2000, 1, 1)
+    Outbox.update(sent_at=long_ago).execute()
+    Link.update(expires_at=long_ago).execute()
+    Game.update(finished_at=long_ago).execute()
+
+
 def export_gzip_bytes() -> int:
     """The finished games' own exports, gzipped: the floor a game's storage is measured by."""
     return sum(len(gzip.compress(json.dumps(store.export(game)).encode()))
@@ -178,11 +187,10 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
             show(f"SQLite {RULES}", added(sqlite_sizes(path), empty), GAMES, played, floor)
             from pbem.ops import mailqueue
             links = Link.select().count()
-            Outbox.update(sent_at=dt.datetime(2000, 1, 1)).execute()
-            Link.update(expires_at=dt.datetime(2000, 1, 1)).execute()
+            make_everything_old()
             counts = mailqueue.prune(90)
             db.obj.execute_sql("VACUUM")        # freed pages: reused by later games in production
-            show(f"SQLite {RULES} after the guide's mail prune (every mail and link old: "
+            show(f"SQLite {RULES} after the guide's mail prune (every mail, link and game old: "
                  f"{counts['mails']} mails and {counts['links']} of {links} links deleted)",
                  added(sqlite_sizes(path), empty), GAMES, played, floor)
         else:
@@ -196,13 +204,14 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
             show("PostgreSQL after VACUUM FULL", added(postgresql_sizes(), empty), GAMES, played,
                  floor)
             from pbem.ops import mailqueue
-            Outbox.update(sent_at=dt.datetime(2000, 1, 1)).execute()
-            counts = mailqueue.prune(30)
+            make_everything_old()
+            counts = mailqueue.prune(90)
             db.obj.execute_sql("VACUUM FULL")
-            print(f"   PostgreSQL after mail prune (every mail old): {counts['mails']} of "
-                  f"{counts['mails'] + Outbox.select().count()} mails deleted (a game keeps its "
-                  f"newest {mailqueue.HOST_PAGE_MAIL}); outbox "
-                  f"{postgresql_sizes()['outbox'] / GAMES / 1024:,.0f} KB per game", flush=True)
+            print(f"   PostgreSQL after the guide's mail prune (every mail, link and game old): "
+                  f"{counts['mails']} of {counts['mails'] + Outbox.select().count()} mails and "
+                  f"{counts['links']} links deleted", flush=True)
+            show("PostgreSQL after the guide's mail prune", added(postgresql_sizes(), empty), GAMES,
+                 played, floor)
         assert Game.select().where(Game.status == "over").count() == GAMES
         if kind == "SQLite":
             Game.delete().execute()

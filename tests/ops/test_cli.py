@@ -3,6 +3,7 @@ link, backup and restore of SQLite, rolling a migration back."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 import sqlite3
 
@@ -16,7 +17,7 @@ from pbem.mail import mailer
 from pbem.log import store
 from pbem.ops.cli import cli as pbem_cli
 from pbem.db.models import Game, Link, Outbox, db, utcnow
-from tests.conftest import free_port
+from tests.conftest import free_port, play_at_random
 
 STRONG = "Zq8wR2x" + "k3Vn9LpT4sY6bHc1JmG5fD7aE0uW-_QiXoP"
 
@@ -308,3 +309,29 @@ def test_rollback_undoes_the_newest_first_whatever_order_they_were_applied_in(ap
     assert out.exit_code == 0, out.output
     assert f"rolled back: {newer_than_005()}" in out.output
     assert database.applied()[-1] == "005_talk_and_home"
+
+def test_mail_prune_leaves_a_long_finished_game_the_mails_of_its_result(app, client, smtp):
+    game, host_token = creation.create_game("duel", [{"name": "Ann", "email": "ann@example.org"},
+                                                    {"name": "Bob", "email": "bob@example.org"}],
+                                           seed=4, host_email="host@example.org")
+    game = play_at_random(game, 50, random.Random(4))
+    assert game.status == "over"
+    mailer.send_due()
+    kinds = {row.kind for row in Outbox.select()}
+    assert {"invite", "turn", "over"} <= kinds
+    kept = {row.id for row in Outbox.select().where(Outbox.kind.in_(["invite", "host", "over"]))}
+    long_ago = utcnow() - dt.timedelta(days=100)
+    Outbox.update(sent_at=long_ago).execute()
+    Game.update(finished_at=long_ago).where(Game.id == game.id).execute()
+    still_running, _ = creation.create_game("duel", [{"name": "Cy", "email": "cy@example.org"},
+                                                     {"name": "Di", "email": "di@example.org"}],
+                                            seed=5)
+    mailer.send_due()
+    Outbox.update(sent_at=long_ago).where(Outbox.game == still_running.id).execute()
+    running_mail = Outbox.select().where(Outbox.game == still_running.id).count()
+    out = app.test_cli_runner().invoke(args=["mail", "prune", "--older-than", "90"])
+    assert out.exit_code == 0, out.output
+    assert {row.id for row in Outbox.select().where(Outbox.game == game.id)} == kept
+    assert Outbox.select().where(Outbox.game == still_running.id).count() == running_mail
+    page = client.get(f"/host/{host_token}").get_data(as_text=True)
+    assert "Game over" in page and "Invitation" in page and "Turn mail" not in page

@@ -198,7 +198,8 @@ def mail_retry(mail_id, all_failed):
               help="Days since a mail was sent.")
 @connected
 def mail_prune(days):
-    """Delete mail sent more than DAYS ago (each host page keeps its list), the turn links
+    """Delete mail sent more than DAYS ago (each host page keeps its list; a game finished
+    before then keeps the mails of its result), the turn links
     past their age with their reply addresses, and the replies handled more than DAYS and a
     link's age ago."""
     counts = mailqueue.prune(days)
