@@ -40,6 +40,12 @@ def test_random_play_through_the_store(app, rules_name, count):
         # the English line once (`summary`), the others where they differ from it
         assert event.summary and set(event.summaries) <= {"hu"}
         assert all(event.text(language) for language in ("en", "hu"))
+    # the other languages' lines are stored as UTF-8 text, not as 6-byte escapes
+    database = Event._meta.database
+    stored = [raw for (raw,) in database.execute_sql(
+        f"SELECT summaries FROM event WHERE game_id = {database.param}", (game.id,))]
+    assert any(set("áéöőüű") & set(raw) for raw in stored)
+    assert not any("\\u0" in raw for raw in stored)
 
     record = records.export_game(game)
     copy = records.import_game(record)
