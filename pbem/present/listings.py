@@ -8,7 +8,6 @@ from functools import reduce
 
 from flask_babel import format_timedelta
 
-
 from ..db.models import Event, Game, Seat, utcnow
 from ..log import store
 from . import fill_names
@@ -42,10 +41,14 @@ def listings_of(games: list[Game]) -> list[dict]:
     for seat in Seat.select().where(Seat.game.in_(list(seats))).order_by(Seat.game, Seat.index):
         seats[seat.game_id].append(seat)
     # one (game, seq) pair each, as ORed equalities: SQLite searches its (game, seq) index for
-    # each, where a row-value IN list scanned the whole event table
-    last = reduce(operator.or_, [(Event.game == g.id) & (Event.seq == g.seq) for g in games])
-    last_moves = {event.game_id: event.created_at for event in
-                  Event.select(Event.game, Event.created_at).where(last)}
+    # each, where a row-value IN list scanned the whole event table (a hundred at a time: an
+    # expression nests no deeper than SQLite allows)
+    last_moves = {}
+    for start in range(0, len(games), 100):
+        last = reduce(operator.or_, [(Event.game == g.id) & (Event.seq == g.seq)
+                                     for g in games[start:start + 100]])
+        last_moves.update((event.game_id, event.created_at) for event in
+                          Event.select(Event.game, Event.created_at).where(last))
     return [listing(game, seats[game.id], last_moves.get(game.id)) for game in games]
 
 

@@ -24,15 +24,14 @@ from pathlib import Path
 from pbem.app import create_app
 from pbem.db import database
 from pbem.db.models import Game, Outbox, db, utcnow
-from pbem.log import store
 from pbem.mail import mailer
 from pbem.ops import mailqueue
-from pbem.play import computers, creation, moves, pace
+from pbem.play import computers, creation, pace
 from pbem.play.keys import keys
 from pbem.web.games import ARCHIVE_PAGE
 from tests.bench import sized
 from tests.bench.bench_server import settings
-from tests.bench.bench_storage import own_postgresql
+from tests.bench.bench_storage import own_postgresql, play_out
 from tests.conftest import SMTPServer
 
 SMALL, LARGE = sized(200, 8), sized(2_000, 24)   # finished games
@@ -47,15 +46,7 @@ def finish_games(count: int, rng: random.Random, with_me: bool = False) -> None:
         first = ME if with_me else f"p{rng.randrange(10**9)}@example.org"
         players = [{"name": "A", "email": first}, {"name": "B", "email": f"q{n}@example.org"}]
         game, _ = creation.create_game("duel", players, seed=rng.randrange(10**6))
-        rules = store.rules_of(game)
-        while True:
-            game = store.get_game(game.id)
-            state = rules.load(game.state)
-            waiting = rules.to_act(state)
-            if not waiting:
-                break
-            seat = rng.choice(waiting)
-            moves.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
+        play_out(game, rng)
 
 
 def running_games(count: int, rng: random.Random, computer: bool = False) -> None:

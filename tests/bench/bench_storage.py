@@ -20,13 +20,13 @@ from pathlib import Path
 
 from pbem.app import create_app
 from pbem.db import database
-from pbem.db.models import Game, Link, Outbox, Seat, db
+from pbem.db.models import Game, Link, Outbox, db
 from pbem.log import store
 from pbem.play import moves
 from pbem.play import creation
 from pbem.mail import mailer
 from tests.bench import sized
-from tests.conftest import SMTPServer, free_port
+from tests.conftest import SMTPServer
 
 RULES = sized("tigris", "duel")      # quick: the test game (a few moves to its end)
 GAMES = sized(4, 1)
@@ -43,22 +43,29 @@ def send_everything() -> None:
         pass
 
 
-def play_to_the_end(rng: random.Random) -> int:
-    players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]
-    game, _ = creation.create_game(RULES, players, seed=rng.randrange(10**6),
-                                host_email="host@example.org")
+def play_out(game, rng: random.Random, every: int = 0, then=None):
+    """Random legal moves through the use cases (moves.act) to the game's end; `then()` after
+    each `every` moves. The game as it ended."""
     rules = store.rules_of(game)
     while True:
         game = store.get_game(game.id)
         state = rules.load(game.state)
         waiting = rules.to_act(state)
         if not waiting:
-            send_everything()
-            return game.seq
+            return game
         seat = rng.choice(waiting)
         moves.act(game.id, seat, rng.choice(rules.legal_actions(state, seat)), game.seq)
-        if game.seq % 50 == 0:
-            send_everything()
+        if every and (game.seq + 1) % every == 0:
+            then()
+
+
+def play_to_the_end(rng: random.Random) -> int:
+    players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]
+    game, _ = creation.create_game(RULES, players, seed=rng.randrange(10**6),
+                                host_email="host@example.org")
+    game = play_out(game, rng, 50, send_everything)
+    send_everything()
+    return game.seq
 
 
 def sqlite_sizes(path: Path) -> dict:
