@@ -48,7 +48,10 @@ class TricklingReceiver:
             if self.inbox is not None:
                 self.mails_before.append(len(self.inbox.messages))
             with conn:
-                written = self._answer(conn)
+                try:
+                    written = self._answer(conn)
+                except OSError:                 # reset while it read the post: nothing written
+                    written = 0
             with self.answered:
                 self.written.append(written)
                 self.answered.notify_all()
@@ -76,7 +79,7 @@ class TricklingReceiver:
         written = 0
         for byte in self.slow:
             readable, _, _ = select.select([conn], [], [], TRICKLE)
-            if readable and not conn.recv(1):   # the client hung up
+            if readable and self._hung_up(conn):
                 return written
             try:
                 conn.sendall(bytes([byte]))
@@ -84,6 +87,15 @@ class TricklingReceiver:
                 return written
             written += 1
         return written
+
+    @staticmethod
+    def _hung_up(conn) -> bool:
+        """The client closed (an end of file) or reset the connection (which used to kill
+        this server's thread, so the next post went uncounted)."""
+        try:
+            return not conn.recv(1)
+        except OSError:
+            return True
 
     def close(self):
         self.listener.close()
