@@ -162,17 +162,13 @@ class Event(BaseModel):
     # who chose a seat's move (chain.PLAYED_BY); None on the events recorded before 0.3.1
     played_by = pw.CharField(max_length=16, null=True)
     summary = pw.TextField(default="")      # rules.describe(...) in English, names as {p0}...
-    summaries = JSONField(default=dict, plain_text=True)    # language -> the line in it
+    # language -> the line in it, for the languages the table reads (pbem/log/lines.py)
+    summaries = JSONField(default=dict, plain_text=True)
     created_at = pw.CharField(max_length=32)  # ISO text, exactly as hashed
     hash = pw.CharField(max_length=64)
 
     class Meta:
         indexes = ((("game", "seq"), True),)
-
-
-    def text(self, language: str) -> str:
-        """The event's line in `language` (English when it has none in that language)."""
-        return (self.summaries or {}).get(language) or self.summary
 
 
 class Checkpoint(BaseModel):

@@ -140,23 +140,19 @@ def in_every_language(say) -> dict:
     return said
 
 
-def kept_lines(summaries: dict) -> dict:
-    """What an event stores beside its English `summary`: the lines in the other languages
-    that differ from it (the English line was stored twice, a third of every event's lines;
-    Event.text falls back to `summary`)."""
-    english = summaries["en"]
+def kept_lines(summaries: dict, languages=None) -> dict:
+    """What an event stores beside its English `summary`: its line in each other language
+    of `languages`, the languages its table reads (None: every one pbem speaks, as an import
+    stores them). A line in any other language is described when it is read (pbem/log/
+    lines.py): the English line was stored twice once, and a Hungarian one for tables where
+    nobody reads Hungarian."""
     return {language: line for language, line in summaries.items()
-            if language != "en" and line != english}
+            if language != "en" and (languages is None or language in languages)}
 
 
-def stored_lines(summaries: dict) -> dict:
+def stored_lines(summaries: dict, languages=None) -> dict:
     """An event's `summary` and `summaries` fields from its line in every language."""
-    return {"summary": summaries["en"], "summaries": kept_lines(summaries)}
-
-
-def every_line(summary: str, kept: dict | None) -> dict:
-    """An event's line in every language it has, English first: what an export writes."""
-    return {"en": summary, **{k: v for k, v in (kept or {}).items() if k != "en"}}
+    return {"summary": summaries["en"], "summaries": kept_lines(summaries, languages)}
 
 
 def describe_in_every_language(rules, state, seat, action) -> dict:

@@ -81,6 +81,7 @@ def check_record(record) -> CheckedRecord:
     checked = _creation(record, _event(events[0], 0))
     for seq, raw in enumerate(events[1:], start=1):
         _replay_one(checked, _event(raw, seq))
+    _kept_lines(checked)
     status = "over" if checked.result() is not None else "running"
     if record.get("status", status) != status:
         raise ValueError(f"the record says the game is {record.get('status')!r}; its log "
@@ -247,8 +248,8 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
     if head != raw["hash"]:
         raise ValueError(f"event {seq}: its hash does not match its content")
     _check_played_by(checked, raw)
-    checked.events.append(_row(raw, seq, seat, action, automatic, timeout, head, summaries,
-                               bot, played_by))
+    checked.events.append(_row(raw, seq, seat, action, automatic, timeout, head,
+                               summaries, bot, played_by))
     checked.stretch = undo.after_step(rules, checked.stretch, state, after, seat, automatic,
                                       timeout)
     checked.state, checked.head_hash = after, head
@@ -349,9 +350,19 @@ def _default(rules, state, seat, action, seq: int) -> dict:
 
 def _row(raw, seq, seat, action, automatic, timeout, head, summaries, bot=False,
          played_by=None) -> dict:
+    """An event's fields, with its lines in every language (`_kept_lines` keeps those its
+    table reads)."""
     return {"seq": seq, "seat": seat, "action": action, "automatic": automatic,
             "timeout": timeout, "bot": bot, "played_by": played_by,
             **chain.stored_lines(summaries), "created_at": raw["created_at"], "hash": head}
+
+
+def _kept_lines(checked: CheckedRecord) -> None:
+    """The events keep their lines in the languages the record's seats read, as play does."""
+    reads = {seat.get("language") or "en" for seat in checked.seats}
+    for row in checked.events:
+        row["summaries"] = {language: line for language, line in row["summaries"].items()
+                            if language in reads}
 
 
 # -- shapes ---------------------------------------------------------------------------------------

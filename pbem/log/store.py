@@ -14,9 +14,9 @@ from ..games import IllegalAction  # noqa: F401  (what append raises; callers ca
 from ..games.base import LANGUAGES, _, default_move, turn_of
 from ..db.models import Event, Game, Seat, utcnow
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, canonical, chain_hash, commitment,
-                    computer_summaries, describe_in_every_language, every_line, forced_move,
+                    computer_summaries, describe_in_every_language, forced_move,
                     in_every_language, played_by, stored_lines, timeout_summaries)
-from . import ending, undo
+from . import ending, lines, undo
 # the store's readers, replay and verification live in rooms of their own; `store` stays the
 # one name the layers above call them by
 from .reading import (GAME_BY_ID, SEATS_OF_GAME, NotFound, computer_name, find_game,  # noqa: F401
@@ -99,10 +99,22 @@ def begin(rules, players: list[dict], options: dict, seed: int, salt: str | None
         Seat.create(game=game, index=index, name=player["name"],
                     email=player["email"], language=_language(player.get("language")),
                     bot_level=player.get("computer"))
+    game.read_in = frozenset(_language(p.get("language")) for p in players)
     Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
-                 **stored_lines(in_every_language(lambda: _("The game begins."))),
+                 **stored_lines(in_every_language(lambda: _("The game begins.")), game.read_in),
                  hash=game.head_hash)
     return game, state
+
+
+def reads(game: Game, seats=None) -> frozenset:
+    """The languages the game's seats read: an event stores its line in these (and English).
+    Read once per use case (kept on the game's row object); `seats` when the caller read them."""
+    known = getattr(game, "read_in", None)
+    if known is None or seats is not None:
+        rows = seats if seats is not None else \
+            Seat.select(Seat.language).where(Seat.game == game.id)
+        known = game.read_in = frozenset(seat.language for seat in rows)
+    return known
 
 
 def _language(raw) -> str:
@@ -188,7 +200,7 @@ def record(game, rules, state, seat, action, events, by: By = PLAYER):
                                 timeout, by.bot, made_by)
     events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
                                automatic=automatic, timeout=timeout, bot=by.bot,
-                               played_by=made_by, **stored_lines(summaries),
+                               played_by=made_by, **stored_lines(summaries, reads(game)),
                                created_at=created_at, hash=game.head_hash))
     if game.seq % CHECKPOINT_EVERY == 0:
         keep_checkpoints(game, [(game.seq, game.head_hash, rules.dump(after))])
@@ -243,7 +255,7 @@ def take_back(game, rules, state, seat: int) -> tuple[object, list]:
     summaries = undo.line(seat)
     return state, [Event.create(game=game, seq=game.seq, seat=seat, action=dict(undo.UNDO),
                                 automatic=False, played_by="player",
-                                **stored_lines(summaries),
+                                **stored_lines(summaries, reads(game)),
                                 created_at=created_at, hash=game.head_hash)]
 
 
@@ -258,7 +270,7 @@ def end_together(game, rules, seat: int, action: dict, computers) -> Event:
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, False, created_at)
     summaries = ending.line(seat, action, game.ending)
     return Event.create(game=game, seq=game.seq, seat=seat, action=action, automatic=False,
-                        played_by="player", **stored_lines(summaries),
+                        played_by="player", **stored_lines(summaries, reads(game)),
                         created_at=created_at, hash=game.head_hash)
 
 
@@ -300,7 +312,7 @@ def export(game: Game) -> dict:
         "commitment": game_commitment(game), "seed": game.seed, "salt": game.salt,
         "seats": [_exported_seat(s) for s in game.seats.order_by(Seat.index)],
         "pace": _exported_pace(game),
-        "events": [_exported_event(e) for e in game.events.order_by(Event.seq)],
+        "events": _exported_events(game),
         "head_hash": game.head_hash,
         "result": result_of(game, state_of(game)),
     }
@@ -325,9 +337,18 @@ def _exported_seat(seat: Seat) -> dict:
     return exported
 
 
-def _exported_event(e: Event) -> dict:
+def _exported_events(game: Game) -> list[dict]:
+    """The log, each event with its line in every language pbem speaks (those its table did
+    not read described from the log: pbem/log/lines.py)."""
+    events = list(game.events.order_by(Event.seq))
+    said = {language: lines.texts(game, events, language) for language in LANGUAGES}
+    return [_exported_event(e, {language: said[language][n] for language in LANGUAGES})
+            for n, e in enumerate(events)]
+
+
+def _exported_event(e: Event, summaries: dict) -> dict:
     exported = {"seq": e.seq, "seat": e.seat, "action": e.action, "automatic": e.automatic,
-                "summary": e.summary, "summaries": every_line(e.summary, e.summaries),
+                "summary": e.summary, "summaries": summaries,
                 "created_at": e.created_at,
                 "hash": e.hash}
     if e.timeout:

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ..db.models import Event, Game, Seat
 from ..games.base import speaking
-from ..log import store
+from ..log import lines, store
 from ..present import fill_names, others_actions
 from ..present.titles import game_name, title_of
 from ..play.keys import keys
@@ -63,10 +63,9 @@ def moves_since(game: Game, seat: Seat, since: int, upto: int,
     did and the server played, the seat's own moves: the next mail confirms that an answer or
     a page's move was played)."""
     others, own = [], []
-    for event in _moves_between(game, since, upto):
-        if event.summary:
-            (own if _own(event, seat) else others).append(
-                fill_names(event.text(seat.language), names))
+    events = [event for event in _moves_between(game, since, upto) if event.summary]
+    for event, text in zip(events, lines.texts(game, events, seat.language)):
+        (own if _own(event, seat) else others).append(fill_names(text, names))
     return others, own
 
 

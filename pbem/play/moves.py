@@ -72,6 +72,7 @@ def act(game_id: int, seat: int, action, expected_seq, link_id: int | None = Non
             raise IllegalAction(_("you have resigned from this game"))
         action = chain.listed_action(rules, state, seat, action)
         seats = store.seats_of(game)         # read once, under the lock, for all that follows
+        store.reads(game, seats)
         if bot:
             _computer_still_plays(game, seats[seat])
         else:
@@ -97,6 +98,7 @@ def undo(game_id: int, seat: int, expected_seq, link_id: int | None = None) -> A
         if not undoing.may_undo(rules, game.undo, state, seat):
             raise undoing.UndoRefused(undoing.why_not_undo(rules, game.undo, state, seat))
         seats = store.seats_of(game)
+        store.reads(game, seats)
         _acted_in_person(seats[seat])
         state, events = store.take_back(game, rules, state, seat)
         _after(game, rules, state, before, set(), seats=seats)
@@ -118,6 +120,7 @@ def play_default(game: Game, seat: int, now=None, absent: bool = False,
     if action is None:
         return None
     seats = store.seats_of(game)
+    store.reads(game, seats)
     defaulting = missed_turns(seats)
     state, events, restart = store.append(game, rules, state, seat, action,
                                           dropped_seats(game, seats), defaulting,

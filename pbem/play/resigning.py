@@ -41,6 +41,7 @@ def _end(game_id: int, seat: int, action: dict, now: dt.datetime | None) -> Game
         rules = store.rules_of(game)
         state = rules.load(game.state)
         seats = store.seats_of(game)
+        store.reads(game, seats)
         before = rules.to_act(state)
         proposed = bool(ending.of(game.ending)["agreed"])
         try:

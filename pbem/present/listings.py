@@ -9,7 +9,7 @@ from functools import reduce
 from flask_babel import format_timedelta
 
 from ..db.models import Event, Game, Seat, utcnow
-from ..log import store
+from ..log import lines, store
 from . import fill_names
 
 RUNNING_SHOWN = 50
@@ -54,8 +54,9 @@ def listings_of(games: list[Game]) -> list[dict]:
 
 def public_log(game: Game, names: list[str], language: str) -> list:
     """The latest public lines, newest first, as the turn page's log has them."""
-    return [(e, fill_names(e.text(language), names), False)
-            for e in game.events.order_by(Event.seq.desc()).limit(PUBLIC_LOG_LINES)]
+    events = list(game.events.order_by(Event.seq.desc()).limit(PUBLIC_LOG_LINES))
+    return [(e, fill_names(text, names), False)
+            for e, text in zip(events, lines.texts(game, events, language))]
 
 
 def listing(game: Game, seats: list[Seat] | None = None, last: str | None = None) -> dict:

@@ -4,7 +4,7 @@ store.CHECKPOINT_EVERY events in a game of any length), and the log lines around
 from __future__ import annotations
 
 from ..db.models import Event, Game
-from ..log import store
+from ..log import lines, store
 from . import fill_names
 
 CHECKPOINT = store.CHECKPOINT_EVERY
@@ -21,5 +21,11 @@ def state_at(game: Game, step: int):
 
 def nearby(game: Game, lo: int, hi: int, names: list[str], language: str) -> list:
     """(seq, line) of the moves from `lo` to `hi`."""
-    return [(e.seq, fill_names(e.text(language), names))
-            for e in game.events.where(Event.seq >= lo, Event.seq <= hi).order_by(Event.seq)]
+    events = list(game.events.where(Event.seq >= lo, Event.seq <= hi).order_by(Event.seq))
+    return [(e.seq, fill_names(text, names))
+            for e, text in zip(events, lines.texts(game, events, language))]
+
+
+def line(game: Game, event: Event, names: list[str], language: str) -> str:
+    """The event's line in `language`, names filled in."""
+    return fill_names(lines.text(game, event, language), names)

@@ -6,7 +6,7 @@ import json
 from typing import NamedTuple
 
 from ..db.models import Event, Game, Link, Prepared, Seat, utcnow
-from ..log import ending, store, undo
+from ..log import ending, lines as log_lines, store, undo
 from ..play import clock, links, talk
 from . import fill_names, results
 
@@ -73,12 +73,12 @@ def game_log(game, seat, names, language, turn_start=None):
     last_own = LAST_OWN_CHOICE.first(game.id, seat, turn_start)
     since = last_own.seq if last_own is not None else 0
     lines = []
-    for e in LOG_LINES_OF(game.id).namedtuples():   # rows, not models: 80 of them a page
+    rows = list(LOG_LINES_OF(game.id).namedtuples())   # rows, not models: 80 of them a page
+    for e, text in zip(rows, log_lines.texts(game, rows, language)):
         new = e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic)
         lines.append((LogLine(e.seq, e.seat, bool(e.automatic),
                               json.loads(e.action_json) if new else None),
-                      fill_names((e.summaries or {}).get(language) or e.summary, names),
-                      new))
+                      fill_names(text, names), new))
     return lines
 
 
@@ -86,13 +86,13 @@ def done_lines(game, since_seq, names, language, until_others=False) -> list[str
     """What the events from `since_seq` on said: the player's action and what it set off
     (`until_others`: up to the next choice another player made)."""
     events = game.events.where(Event.seq >= since_seq).order_by(Event.seq)
-    lines, first = [], None
+    taken, first = [], None
     for e in events.limit(LOG_LINES):
         first = e.seat if first is None else first
         if until_others and e.seat != first and not e.automatic:
             break
-        lines.append(fill_names(e.text(language), names))
-    return lines
+        taken.append(e)
+    return [fill_names(text, names) for text in log_lines.texts(game, taken, language)]
 
 
 def turn_began(game, seat: int, last_seq: int) -> int:

@@ -15,7 +15,6 @@ from flask_babel import gettext as _
 from ..play import links, talk
 from ..log import store
 from ..games.base import current_language
-from ..present import fill_names
 from ..present import replay as replaying
 from ..present import seat as seat_view
 from ..inputs import ascii_int
@@ -89,7 +88,7 @@ def render(game, seat: int | None, base: str, talk_action: str | None = None,
     playing = request.args.get("play") == "1" and step < last
     return render_template(
         "replay.html", **board, holdings=holdings, step=step, last=last, event=event,
-        base=base, text=fill_names(event.text(language), names) if event else "",
+        base=base, text=replaying.line(game, event, names, language) if event else "",
         nearby=nearby, over=over, playing=playing, talk_action=talk_action,
         messages=talk.listing(game, names) if talk_action else [],
         fragment=request.args.get("part") == "1",

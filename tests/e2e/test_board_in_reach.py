@@ -428,7 +428,7 @@ def test_assyria_hexes_carry_the_coordinates_the_log_names(live, smtp, phone):
     play(game, seat, start)
     live.deliver()
     q, r = start["hex"]
-    line = store.get_game(game.id).events.order_by(store.Event.seq.desc()).first().text("en")
+    line = store.get_game(game.id).events.order_by(store.Event.seq.desc()).first().summary
     assert f"{q},{r} (" in line, line                    # the log names the hex "q,r"
     other = rules.to_act(store.state_of(store.get_game(game.id)))[0]
     picture = mail_html(smtp, PLAYERS[other]["email"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.play import moves as playing
 from pbem.play import creation
 from pbem.mail import mailer
-from pbem.log import store
+from pbem.log import lines, store
 from pbem.games import RULES
 from tests.games.assyria.helpers import cards, position
 
@@ -25,8 +25,9 @@ def test_the_famine_is_in_the_event_summaries_and_the_next_mail(app, smtp):
     applied = playing.act(game.id, 0, {"type": "feed", "card": "grape-3", "hex": [1, 3]},
                            game.seq)
     event = applied.events[0]
-    assert "Famine: {p0}'s unfed hut on 2,5 went back to stock." in event.text("en")
-    assert "Éhínség: {p0} ellátatlan kunyhója (2,5) lekerült a tábláról" in event.text("hu")
+    assert "Famine: {p0}'s unfed hut on 2,5 went back to stock." in lines.text(game, event, "en")
+    assert "Éhínség: {p0} ellátatlan kunyhója (2,5) lekerült a tábláról" in \
+        lines.text(game, event, "hu")
     assert rules.to_act(applied.state) == [1]
     mailer.send_due()
     text = smtp.inbox.text(smtp.inbox.to("bob@example.org")[-1])

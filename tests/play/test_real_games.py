@@ -8,7 +8,7 @@ import pytest
 
 from pbem.play import records
 from pbem.play import creation
-from pbem.log import store
+from pbem.log import lines, store
 from pbem.games import RULES
 from pbem.games.base import is_forced
 from pbem.db.models import Event, Game
@@ -20,7 +20,9 @@ MOVES = 160             # moves played at most a game
 
 
 def players(n):
-    return [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(n)]
+    """The last player reads Hungarian: each event stores its English and Hungarian lines."""
+    return [{"name": f"P{i}", "email": f"p{i}@example.org",
+             "language": "hu" if i == n - 1 else "en"} for i in range(n)]
 
 
 def no_forced_move_left(rules, state, seat, actions, waiting):
@@ -36,10 +38,14 @@ def test_random_play_through_the_store(app, rules_name, count):
     game = play_at_random(game, MOVES, rng, no_forced_move_left)
     assert game.seq > 0 and store.verify(game) == []
     assert Event.select().where(Event.game == game).count() == game.seq + 1
-    for event in Event.select().where(Event.game == game, Event.seq > 0):
-        # the English line once (`summary`), the others where they differ from it
-        assert event.summary and set(event.summaries) <= {"hu"}
-        assert all(event.text(language) for language in ("en", "hu"))
+    events = list(Event.select().where(Event.game == game).order_by(Event.seq))
+    for event in events:
+        # the English line once (`summary`), and the line in each language the table reads
+        assert event.summary and set(event.summaries) == {"hu"}
+    # a line described anew from the log (for a reader of a language nobody at the table
+    # reads) is the line recorded with the move
+    described = lines.described_lines(game, "hu", [e.seq for e in events])
+    assert described == {e.seq: e.summaries["hu"] for e in events}
     # the other languages' lines are stored as UTF-8 text, not as 6-byte escapes
     database = Event._meta.database
     stored = [raw for (raw,) in database.execute_sql(

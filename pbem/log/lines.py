@@ -1,0 +1,112 @@
+"""The log's lines in a reader's language.
+
+An event stores its line in English and in the languages its table reads (chain.stored_lines):
+what a game's pages and mails show. A reader of another language (a spectator, a player whose
+language changed since) gets the lines described anew from the log: the game replayed from its
+seed, each event described as it was when it was recorded (the rules' own line, its default
+or computer mark, an undo's or an ending's). The replay is kept per game and language, a few of
+them per process, and goes on from where it stopped when the log grows; the log only grows, and
+an entry whose last event's hash is no longer the log's (another database) starts again.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from ..db.models import Event, Game, Prepared, Seat
+from ..games.base import LANGUAGES, _
+from . import chain, ending, undo
+from .reading import rules_of
+
+KEPT = 32           # games (in one language each) whose replay a process keeps
+HASH_AT = Prepared(Event, lambda game_id, seq: Event.select(Event.hash).where(
+    Event.game == game_id, Event.seq == seq))
+EVENTS_BETWEEN = Prepared(Event, lambda game_id, first, last: Event.select(
+    Event.seq, Event.seat, Event.action, Event.automatic, Event.timeout, Event.bot,
+    Event.played_by, Event.summary, Event.hash).where(
+    Event.game == game_id, Event.seq >= first, Event.seq <= last).order_by(Event.seq))
+
+
+def texts(game: Game, rows, language: str) -> list[str]:
+    """The lines of `rows` (events of `game`, or rows with their seq, summary and summaries)
+    in `language`, names as {p0}..."""
+    rows = list(rows)
+    if language == "en" or language not in LANGUAGES:
+        return [row.summary for row in rows]
+    missing = [row.seq for row in rows if language not in (row.summaries or {})]
+    described = described_lines(game, language, missing) if missing else {}
+    return [(row.summaries or {}).get(language) or described.get(row.seq) or row.summary
+            for row in rows]
+
+
+def text(game: Game, row, language: str) -> str:
+    return texts(game, [row], language)[0]
+
+
+@dataclass
+class _Described:
+    """A game's log replayed in one language up to `upto` (the event whose hash is `head`)."""
+    replaying: undo.Replay
+    computers: list[int]
+    players: int
+    upto: int = -1
+    head: str = ""
+    ending: dict | None = None
+    lines: dict[int, str] = field(default_factory=dict)
+
+
+_kept: OrderedDict[tuple[int, str], _Described] = OrderedDict()
+_lock = threading.Lock()
+
+
+def described_lines(game: Game, language: str, seqs: list[int]) -> dict[int, str]:
+    """{seq: line in `language`} of the events `seqs` of `game`, described anew."""
+    with _lock:
+        entry = _kept.pop((game.id, language), None)
+    if entry is not None:
+        last = HASH_AT.first(game.id, entry.upto)
+        if last is None or last.hash != entry.head:
+            entry = None                # another game of that id (another database)
+    entry = entry if entry is not None else _fresh(game)
+    events = list(EVENTS_BETWEEN(game.id, entry.upto + 1, max(seqs)))
+    for event in events:
+        entry.lines[event.seq] = _line(entry, event, language)
+        entry.upto, entry.head = event.seq, event.hash
+    with _lock:
+        _kept[(game.id, language)] = entry
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return {seq: entry.lines[seq] for seq in seqs if seq in entry.lines}
+
+
+def _fresh(game: Game) -> _Described:
+    computers = [seat.index for seat in Seat.select(Seat.index, Seat.bot_level)
+                 .where(Seat.game == game.id) if seat.bot_level is not None]
+    return _Described(undo.Replay(rules_of(game)), computers, game.players)
+
+
+def _line(entry: _Described, event, language: str) -> str:
+    """The event's line in `language`, as it was recorded (store.record, take_back,
+    end_together, begin), with the replay stepped past it."""
+    before = entry.replaying.state
+    entry.replaying.step(event.seq, event.seat, event.action, event.automatic, event.timeout)
+    seat, action = event.seat, event.action
+    if event.seq == 0:
+        return event.summary if language == "en" else \
+            chain.in_every_language(lambda: _("The game begins."))[language]
+    if ending.is_ending(action):
+        entry.ending = ending.step(entry.ending, entry.players, entry.computers, seat, action)
+        return ending.line(seat, action, entry.ending)[language]
+    if undo.is_undo(action):
+        return undo.line(seat)[language]
+    said = chain.describe_in_every_language(entry.replaying.rules, before, seat, action)
+    if event.timeout:
+        why = event.played_by if event.played_by in chain.TIMEOUT_MARKS else next(
+            (mark for mark in chain.TIMEOUT_MARKS
+             if chain.timeout_summaries(said, seat, mark)["en"] == event.summary), "deadline")
+        said = chain.timeout_summaries(said, seat, why)
+    elif event.played_by == "stand_in" or (event.played_by is None and event.bot
+                                           and seat not in entry.computers):
+        said = chain.computer_summaries(said)
+    return said[language]

@@ -1,0 +1,65 @@
+"""The log's lines in a language nobody at the table reads are described anew from the log
+(pbem/log/lines.py), and say exactly what the line recorded with the move said: the rules' own
+lines, an undo, a default played by the host and at the deadline, a resignation and the defaults
+played for the resigned seat. Two games of the same seed play the same moves: in one a player
+reads Hungarian (its events store the Hungarian lines), in the other nobody does."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from pbem.db.models import Event, utcnow
+from pbem.log import lines, store
+from pbem.play import creation, hosting, moves, resigning
+
+
+def seats(hungarian: bool):
+    return [{"name": name, "email": f"{name.lower()}@example.org",
+             "language": "hu" if hungarian and name == "Ann" else "en"}
+            for name in ("Ann", "Bob", "Cy")]
+
+
+def first_action(game, seat):
+    game = store.get_game(game.id)
+    rules = store.rules_of(game)
+    return rules.legal_actions(store.state_of(game), seat)[0]
+
+
+def the_same_story(hungarian: bool):
+    game, _ = creation.create_game("tigris", seats(hungarian), seed=11)
+    moves.act(game.id, 0, first_action(game, 0), game.seq)
+    game = store.get_game(game.id)
+    moves.undo(game.id, 0, game.seq)                          # "took back their last action"
+    for _action in range(2):                                  # Ann's turn: two actions
+        game = store.get_game(game.id)
+        moves.act(game.id, 0, first_action(game, 0), game.seq)
+    later = utcnow() + dt.timedelta(days=30)                  # past Bob's wait
+    hosting.play_default_once(game.id, 1, now=later)          # the host plays Bob's default
+    resigning.resign(game.id, 2, now=later)                   # Cy resigns: defaults from now
+    return store.get_game(game.id)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_lines_described_from_the_log_are_the_lines_recorded(app, smtp):
+    told = the_same_story(hungarian=True)
+    untold = the_same_story(hungarian=False)
+    assert told.seq == untold.seq and told.seq >= 7
+    recorded = list(Event.select().where(Event.game == told.id).order_by(Event.seq))
+    untold_events = list(Event.select().where(Event.game == untold.id).order_by(Event.seq))
+    assert all(set(e.summaries) == {"hu"} for e in recorded)
+    assert all(e.summaries == {} for e in untold_events)      # one line: nobody reads Hungarian
+    said = [e.summaries["hu"] for e in recorded]
+    assert any("visszavonta" in line for line in said)         # the undo
+    assert any("feladta" in line for line in said)             # the resignation
+    assert sum(e.timeout for e in recorded) >= 1
+    assert lines.texts(untold, untold_events, "hu") == said
+    assert lines.texts(untold, untold_events, "en") == [e.summary for e in recorded]
+    # asked again, later, after more moves: the kept replay goes on from where it stopped
+    game = store.get_game(untold.id)
+    rules = store.rules_of(game)
+    to_act = rules.to_act(store.state_of(game))[0]
+    moves.act(game.id, to_act, first_action(game, to_act), game.seq)
+    grown = list(Event.select().where(Event.game == untold.id).order_by(Event.seq))
+    assert lines.texts(untold, grown, "hu")[:len(said)] == said
+    assert all(lines.texts(untold, grown, "hu"))
