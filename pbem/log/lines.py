@@ -10,6 +10,7 @@ an entry whose last event's hash is no longer the log's (another database) start
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from ..games.base import LANGUAGES, _
 from . import chain, ending, undo
 from .reading import rules_of
 
+log = logging.getLogger(__name__)
 KEPT = 32           # games (in one language each) whose replay a process keeps
 HASH_AT = Prepared(Event, lambda game_id, seq: Event.select(Event.hash).where(
     Event.game == game_id, Event.seq == seq))
@@ -70,9 +72,13 @@ def described_lines(game: Game, language: str, seqs: list[int]) -> dict[int, str
             entry = None                # another game of that id (another database)
     entry = entry if entry is not None else _fresh(game)
     events = list(EVENTS_BETWEEN(game.id, entry.upto + 1, max(seqs)))
-    for event in events:
-        entry.lines[event.seq] = _line(entry, event, language)
-        entry.upto, entry.head = event.seq, event.hash
+    try:
+        for event in events:
+            entry.lines[event.seq] = _line(entry, event, language)
+            entry.upto, entry.head = event.seq, event.hash
+    except Exception:  # noqa: BLE001 - a log that does not replay: its English lines are read
+        log.exception("game %s: its log does not replay past move %s", game.id, entry.upto)
+        return {seq: entry.lines[seq] for seq in seqs if seq in entry.lines}
     with _lock:
         _kept[(game.id, language)] = entry
         while len(_kept) > KEPT:

@@ -63,3 +63,16 @@ def test_lines_described_from_the_log_are_the_lines_recorded(app, smtp):
     grown = list(Event.select().where(Event.game == untold.id).order_by(Event.seq))
     assert lines.texts(untold, grown, "hu")[:len(said)] == said
     assert all(lines.texts(untold, grown, "hu"))
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_a_log_that_does_not_replay_shows_its_english_lines(app, smtp, caplog):
+    game = the_same_story(hungarian=False)
+    Event.update(action={"type": "no such move"}).where(Event.game == game.id,
+                                                        Event.seq == 3).execute()
+    events = list(Event.select().where(Event.game == game.id).order_by(Event.seq))
+    said = lines.texts(game, events, "hu")
+    assert said[:3] == ["A játék elkezdődik.", "{p0} lerakta a papját ide: B1.",
+                        "{p0} visszavonta az utolsó lépését."]
+    assert said[3:] == [e.summary for e in events[3:]]        # English from there on
+    assert "does not replay past move 2" in caplog.text
