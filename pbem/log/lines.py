@@ -15,10 +15,13 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+import peewee as pw
+
 from ..db.models import Event, Game, Prepared, Seat
 from ..games.base import LANGUAGES, _
 from . import chain, ending, undo
 from .reading import rules_of
+from .replaying import checkpoint_at_or_before
 
 log = logging.getLogger(__name__)
 KEPT = 32           # games (in one language each) whose replay a process keeps
@@ -28,6 +31,18 @@ EVENTS_BETWEEN = Prepared(Event, lambda game_id, first, last: Event.select(
     Event.seq, Event.seat, Event.action, Event.automatic, Event.timeout, Event.bot,
     Event.played_by, Event.summary, Event.hash).where(
     Event.game == game_id, Event.seq >= first, Event.seq <= last).order_by(Event.seq))
+
+
+def _kind_is(kind: str):
+    """An event whose action's type is `kind`, found in its JSON text (kept with sorted keys
+    and no spaces); the pattern goes as it is, not through the field's JSON conversion."""
+    return pw.Expression(Event.action, pw.OP.ILIKE, pw.Value(f'%"type":"{kind}"%', converter=False))
+
+
+# the table's own events (ending.KINDS) up to a seq
+ENDINGS_UPTO = Prepared(Event, lambda game_id, seq: Event.select(Event.seat, Event.action).where(
+    Event.game == game_id, Event.seq <= seq, _kind_is("resign") | _kind_is("abandon"))
+    .order_by(Event.seq))
 
 
 def texts(game: Game, rows, language: str) -> list[str]:
@@ -48,10 +63,12 @@ def text(game: Game, row, language: str) -> str:
 
 @dataclass
 class _Described:
-    """A game's log replayed in one language up to `upto` (the event whose hash is `head`)."""
+    """A game's log replayed in one language from event `first` up to `upto` (the event whose
+    hash is `head`)."""
     replaying: undo.Replay
     computers: list[int]
     players: int
+    first: int = 0
     upto: int = -1
     head: str = ""
     ending: dict | None = None
@@ -67,15 +84,17 @@ def described_lines(game: Game, language: str, seqs: list[int]) -> dict[int, str
     with _lock:
         entry = _kept.pop((game.id, language), None)
     if entry is not None:
-        last = HASH_AT.first(game.id, entry.upto)
-        if last is None or last.hash != entry.head:
-            entry = None                # another game of that id (another database)
-    entry = entry if entry is not None else _fresh(game)
-    events = list(EVENTS_BETWEEN(game.id, entry.upto + 1, max(seqs)))
+        last = HASH_AT.first(game.id, entry.upto) if entry.upto >= 0 else None
+        if last is None or last.hash != entry.head or min(seqs) < entry.first:
+            entry = None                # another game of that id (another database), or
+                                        # lines before those it began with
     try:
-        for event in events:
-            entry.lines[event.seq] = _line(entry, event, language)
-            entry.upto, entry.head = event.seq, event.hash
+        entry = entry if entry is not None else _started(game, min(seqs))
+        try:
+            _describe(game, entry, max(seqs), language)
+        except undo.BeforeCheckpoint:   # an undo reaches before the checkpoint: from the seed
+            entry = _fresh(game)
+            _describe(game, entry, max(seqs), language)
     except Exception:  # noqa: BLE001 - a log that does not replay: its English lines are read
         log.exception("game %s: its log does not replay past move %s", game.id, entry.upto)
         return {seq: entry.lines[seq] for seq in seqs if seq in entry.lines}
@@ -86,10 +105,35 @@ def described_lines(game: Game, language: str, seqs: list[int]) -> dict[int, str
     return {seq: entry.lines[seq] for seq in seqs if seq in entry.lines}
 
 
+def _describe(game: Game, entry: _Described, last: int, language: str) -> None:
+    for event in EVENTS_BETWEEN(game.id, entry.upto + 1, last):
+        entry.lines[event.seq] = _line(entry, event, language)
+        entry.upto, entry.head = event.seq, event.hash
+
+
 def _fresh(game: Game) -> _Described:
+    """A replay from the game's seed."""
     computers = [seat.index for seat in Seat.select(Seat.index, Seat.bot_level)
                  .where(Seat.game == game.id) if seat.bot_level is not None]
     return _Described(undo.Replay(rules_of(game)), computers, game.players)
+
+
+def _started(game: Game, first: int) -> _Described:
+    """A replay that begins describing at event `first`: from the nearest checkpoint before
+    it (the table's ending folded from the resignations and abandons before it), so a page of
+    recent lines never replays a long game from its seed."""
+    entry = _fresh(game)
+    point = checkpoint_at_or_before(game, first - 1) if first > 1 else None
+    if point is None:
+        return entry
+    rules = entry.replaying.rules
+    entry.replaying = undo.Replay(rules, rules.load(point.state), checkpoint=point.seq)
+    entry.first, entry.upto, entry.head = point.seq + 1, point.seq, point.hash
+    for event in ENDINGS_UPTO(game.id, point.seq):
+        if ending.is_ending(event.action):
+            entry.ending = ending.step(entry.ending, entry.players, entry.computers,
+                                       event.seat, event.action)
+    return entry
 
 
 def _line(entry: _Described, event, language: str) -> str:

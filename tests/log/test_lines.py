@@ -6,12 +6,14 @@ reads Hungarian (its events store the Hungarian lines), in the other nobody does
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 import pytest
 
 from pbem.db.models import Event, utcnow
-from pbem.log import lines, store
+from pbem.log import lines, store, undo
 from pbem.play import creation, hosting, moves, resigning
+from tests.conftest import play_at_random
 
 
 def seats(hungarian: bool):
@@ -76,3 +78,37 @@ def test_a_log_that_does_not_replay_shows_its_english_lines(app, smtp, caplog):
                         "{p0} visszavonta az utolsó lépését."]
     assert said[3:] == [e.summary for e in events[3:]]        # English from there on
     assert "does not replay past move 2" in caplog.text
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_recent_lines_are_described_from_the_nearest_checkpoint(app, smtp):
+    """A page of recent lines replays from the checkpoint before them, not from the seed; the
+    table's ending comes from the resignation long before it (Cy's: the resigned do not vote,
+    so two agreements abandon the game)."""
+    game, _ = creation.create_game("tigris", seats(hungarian=True), seed=5)
+    resigning.resign(game.id, 2)
+    rng = random.Random(5)
+    while store.get_game(game.id).seq < 2 * store.CHECKPOINT_EVERY + 5:
+        play_at_random(store.get_game(game.id), 1, rng)
+    resigning.abandon(game.id, 0, True)
+    resigning.abandon(game.id, 1, True)
+    game = store.get_game(game.id)
+    assert game.status == "over"
+    recorded = list(Event.select().where(Event.game == game.id).order_by(Event.seq))
+    recent = [e.seq for e in recorded[-12:]]
+    lines._kept.clear()
+    read = []
+    replays = undo.Replay.step
+
+    def counted(self, seq, *args, **kwargs):
+        read.append(seq)
+        return replays(self, seq, *args, **kwargs)
+
+    undo.Replay.step = counted
+    try:
+        described = lines.described_lines(game, "hu", recent)
+    finally:
+        undo.Replay.step = replays
+    assert described == {e.seq: e.summaries["hu"] for e in recorded[-12:]}
+    assert "győztes nélkül" in described[recent[-1]]         # every player left agreed
+    assert min(read) > store.CHECKPOINT_EVERY               # from a checkpoint, not the seed
