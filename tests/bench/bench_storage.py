@@ -20,8 +20,9 @@ from pathlib import Path
 
 from pbem.app import create_app
 from pbem.db import database
-from pbem.db.models import Game, Link, Outbox, db
-from pbem.log import store
+from pbem.db.models import Event, Game, Link, Outbox, db
+from pbem.log import lines, store
+from pbem.present import listings
 from pbem.play import moves
 from pbem.play import creation
 from pbem.mail import mailer
@@ -165,6 +166,16 @@ def replay_steps(kind: str) -> None:
           f"worst step {worst_ms:.1f} ms ({worst_n} events applied), mean over {len(swept)} steps "
           f"{sum(swept) / len(swept):.1f} ms; from the seed (before 011) {seed_ms:,.0f} ms",
           flush=True)
+    recent = list(game.events.order_by(Event.seq.desc()).limit(listings.PUBLIC_LOG_LINES))
+    lines._kept.clear()
+    times = []
+    for _ in range(2):                  # its table read English: described anew, then kept
+        started = time.perf_counter()
+        said = lines.texts(game, recent, "hu")
+        times.append((time.perf_counter() - started) * 1000)
+    assert all(said)
+    print(f"   {kind} a spectator's {len(recent)} Hungarian lines of that game: {times[0]:.0f} ms "
+          f"described from the checkpoint before them, {times[1]:.1f} ms read again", flush=True)
 
 
 def measure(kind: str, url: str, path: Path | None = None, fillfactor: int | None = None) -> None:
