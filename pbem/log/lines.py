@@ -25,6 +25,7 @@ from .replaying import checkpoint_at_or_before
 
 log = logging.getLogger(__name__)
 KEPT = 32           # games (in one language each) whose replay a process keeps
+LINES_KEPT = 400    # the latest lines each keeps (a page shows at most 200)
 HASH_AT = Prepared(Event, lambda game_id, seq: Event.select(Event.hash).where(
     Event.game == game_id, Event.seq == seq))
 EVENTS_BETWEEN = Prepared(Event, lambda game_id, first, last: Event.select(
@@ -96,13 +97,18 @@ def described_lines(game: Game, language: str, seqs: list[int]) -> dict[int, str
             entry = _fresh(game)
             _describe(game, entry, max(seqs), language)
     except Exception:  # noqa: BLE001 - a log that does not replay: its English lines are read
-        log.exception("game %s: its log does not replay past move %s", game.id, entry.upto)
-        return {seq: entry.lines[seq] for seq in seqs if seq in entry.lines}
+        log.exception("game %s: its log does not replay past move %s", game.id,
+                      entry.upto if entry is not None else "its checkpoint")
+        return {seq: entry.lines[seq] for seq in seqs if seq in entry.lines} if entry else {}
+    described = {seq: entry.lines[seq] for seq in seqs if seq in entry.lines}
+    for seq in [seq for seq in entry.lines if seq <= entry.upto - LINES_KEPT]:
+        del entry.lines[seq]            # a long game's export: its latest lines are kept
+    entry.first = min(entry.lines, default=entry.upto + 1)
     with _lock:
         _kept[(game.id, language)] = entry
         while len(_kept) > KEPT:
             _kept.popitem(last=False)
-    return {seq: entry.lines[seq] for seq in seqs if seq in entry.lines}
+    return described
 
 
 def _describe(game: Game, entry: _Described, last: int, language: str) -> None:

@@ -112,3 +112,16 @@ def test_recent_lines_are_described_from_the_nearest_checkpoint(app, smtp):
     assert described == {e.seq: e.summaries["hu"] for e in recorded[-12:]}
     assert "győztes nélkül" in described[recent[-1]]         # every player left agreed
     assert min(read) > store.CHECKPOINT_EVERY               # from a checkpoint, not the seed
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_a_long_games_export_keeps_only_its_latest_lines_in_memory(app, smtp, monkeypatch):
+    monkeypatch.setattr(lines, "LINES_KEPT", 5)
+    game = the_same_story(hungarian=False)
+    events = list(Event.select().where(Event.game == game.id).order_by(Event.seq))
+    lines._kept.clear()
+    every = lines.texts(game, events, "hu")
+    kept = lines._kept[(game.id, "hu")]
+    assert len(kept.lines) == 5 and kept.first == events[-5].seq
+    assert lines.texts(game, events, "hu") == every          # earlier ones: described again
+    assert lines.texts(game, events[-3:], "hu") == every[-3:]
