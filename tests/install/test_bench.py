@@ -16,7 +16,8 @@ from tests.install.conftest import ROOT
 # each script and a line it prints when it got to the end of a measurement
 SCRIPTS = {
     "bench_pages": ["x bare", "assyria", "answered 304"],
-    "bench_writes": ["inside the write transaction", "queries per POST", "POST / GET"],
+    "bench_writes": ["inside the write transaction", "queries per POST", "POST / GET"]
+                    + (["moves, PostgreSQL, in-process"] if PG_URL else []),
     "bench_server": ["action POST", "JSON API"] + (["PostgreSQL (in process)"] if PG_URL else []),
     "bench_tigris": ["games/s", "replay of a finished game"],
     "bench_tigris_cards": ["games/s", "replay of a finished 4-player game"],
