@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 from pbem.app import create_app
 from pbem.db import database
@@ -29,9 +26,9 @@ from pbem.ops import mailqueue
 from pbem.play import computers, creation, pace
 from pbem.play.keys import keys
 from pbem.web.games import ARCHIVE_PAGE
-from tests.bench import sized
+from tests.bench import on_both_databases, sized
 from tests.bench.bench_server import settings
-from tests.bench.bench_storage import own_postgresql, play_out
+from tests.bench.bench_storage import play_out
 from tests.conftest import SMTPServer
 
 SMALL, LARGE = sized(200, 8), sized(2_000, 24)   # finished games
@@ -172,13 +169,7 @@ def main() -> None:
     from pbem.games import register
     from tests import toygame
     register(toygame.rules)
-    with tempfile.TemporaryDirectory() as folder:
-        measure("SQLite", f"sqlite:///{Path(folder) / 'scale.db'}")
-    pg = os.environ.get("PBEM_TEST_DATABASE_URL")
-    if pg:
-        measure("PostgreSQL", own_postgresql(pg, "bench_scale"))
-    else:
-        print("  PostgreSQL: not measured (PBEM_TEST_DATABASE_URL is not set)")
+    on_both_databases(measure, "bench_scale")
 
 
 if __name__ == "__main__":

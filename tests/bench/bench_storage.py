@@ -26,7 +26,7 @@ from pbem.present import listings
 from pbem.play import moves
 from pbem.play import creation
 from pbem.mail import mailer
-from tests.bench import sized
+from tests.bench import own_postgresql, sized
 from tests.conftest import SMTPServer
 
 RULES = sized("tigris", "duel")      # quick: the test game (a few moves to its end)
@@ -257,20 +257,6 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
             db.obj.close_all()
 
 
-def own_postgresql(url: str, bench: str = "bench_storage") -> str:
-    """A database of the bench's own next to the one named (made empty)."""
-    import psycopg2
-    base, name = url.rsplit("/", 1)
-    name = f"{name}_{bench}"
-    connection = psycopg2.connect(url)
-    connection.autocommit = True
-    with connection.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
-    connection.close()
-    return f"{base}/{name}"
-
-
 def main() -> None:
     if RULES == "duel":
         from pbem.games import register
@@ -281,8 +267,8 @@ def main() -> None:
         measure("SQLite", f"sqlite:///{path}", path)
     pg = os.environ.get("PBEM_TEST_DATABASE_URL")
     if pg:
-        measure("PostgreSQL", own_postgresql(pg), fillfactor=100)    # the game table before 011
-        measure("PostgreSQL", own_postgresql(pg), fillfactor=80)     # as migration 011 sets it
+        measure("PostgreSQL", own_postgresql(pg, "bench_storage"), fillfactor=100)    # the game table before 011
+        measure("PostgreSQL", own_postgresql(pg, "bench_storage"), fillfactor=80)     # as migration 011 sets it
     else:
         print("   PostgreSQL: not measured (PBEM_TEST_DATABASE_URL is not set)")
 

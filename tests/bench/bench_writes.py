@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 from pbem.app import create_app
 from pbem.db import database
@@ -22,9 +19,8 @@ from pbem.log import store
 from pbem.mail import compose
 from pbem.play import creation
 from pbem.play import outbox
-from tests.bench import sized
+from tests.bench import on_both_databases, sized
 from tests.bench.bench_pages import play, players, settings
-from tests.bench.bench_storage import own_postgresql
 
 MOVES_BEFORE = sized(40, 4)        # random moves into the game before each measured move
 SAMPLES = sized(30, 2)             # measured moves (one game each)
@@ -137,13 +133,7 @@ def report(kind: str, figures: dict) -> None:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="pbem-bench-writes-"))
-    measure("SQLite", f"sqlite:///{folder / 'bench.db'}")
-    pg = os.environ.get("PBEM_TEST_DATABASE_URL")
-    if pg:
-        measure("PostgreSQL", own_postgresql(pg, "bench_writes"))
-    else:
-        print("  PostgreSQL: not measured (PBEM_TEST_DATABASE_URL is not set)")
+    on_both_databases(measure, "bench_writes")
 
 
 if __name__ == "__main__":

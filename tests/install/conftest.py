@@ -47,16 +47,8 @@ def clean_environment(**settings) -> dict:
 
 def fresh_postgresql(suffix: str) -> str:
     """An empty PostgreSQL database of its own (dropped and made anew), named after PG_URL's."""
-    import psycopg2
-    base, name = PG_URL.rsplit("/", 1)
-    name = f"{name}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{suffix}"
-    connection = psycopg2.connect(PG_URL)
-    connection.autocommit = True
-    with connection.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
-    connection.close()
-    return f"{base}/{name}"
+    from tests.bench import own_postgresql
+    return own_postgresql(PG_URL, f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{suffix}")
 
 
 def database_params():
