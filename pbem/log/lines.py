@@ -2,11 +2,13 @@
 
 An event stores its line in English and in the languages its table reads (chain.stored_lines):
 what a game's pages and mails show. A reader of another language (a spectator, a player whose
-language changed since) gets the lines described anew from the log: the game replayed from its
-seed, each event described as it was when it was recorded (the rules' own line, its default
-or computer mark, an undo's or an ending's). The replay is kept per game and language, a few of
-them per process, and goes on from where it stopped when the log grows; the log only grows, and
-an entry whose last event's hash is no longer the log's (another database) starts again.
+language changed since, an export) gets the lines described anew from the log: the game
+replayed from the checkpoint before the first line asked (from its seed when an undo reaches
+back past that checkpoint), each event described as it was when it was recorded (the rules'
+own line, its default or computer mark, an undo's or an ending's). The replay is kept per game
+and language, a few of them per process with their latest lines, and goes on from where it
+stopped when the log grows; the log only grows, and an entry whose last event's hash is no
+longer the log's (another database) starts again.
 """
 from __future__ import annotations
 
@@ -130,8 +132,9 @@ def _started(game: Game, first: int) -> _Described:
     recent lines never replays a long game from its seed."""
     entry = _fresh(game)
     point = checkpoint_at_or_before(game, first - 1) if first > 1 else None
-    if point is None:
-        return entry
+    event = HASH_AT.first(game.id, point.seq) if point is not None else None
+    if point is None or event is None or event.hash != point.hash:
+        return entry                    # none, or not this log's: from the seed
     rules = entry.replaying.rules
     entry.replaying = undo.Replay(rules, rules.load(point.state), checkpoint=point.seq)
     entry.first, entry.upto, entry.head = point.seq + 1, point.seq, point.hash

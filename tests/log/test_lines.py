@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from pbem.db.models import Event, utcnow
+from pbem.db.models import Checkpoint, Event, utcnow
 from pbem.log import lines, store, undo
 from pbem.play import creation, hosting, moves, resigning
 from tests.conftest import play_at_random
@@ -112,6 +112,16 @@ def test_recent_lines_are_described_from_the_nearest_checkpoint(app, smtp):
     assert described == {e.seq: e.summaries["hu"] for e in recorded[-12:]}
     assert "győztes nélkül" in described[recent[-1]]         # every player left agreed
     assert min(read) > store.CHECKPOINT_EVERY               # from a checkpoint, not the seed
+    # a checkpoint that is not this log's (its hash is not its event's) is never started from
+    Checkpoint.update(hash="0" * 64).where(Checkpoint.game == game.id).execute()
+    lines._kept.clear()
+    read.clear()
+    undo.Replay.step = counted
+    try:
+        assert lines.described_lines(game, "hu", recent) == described
+    finally:
+        undo.Replay.step = replays
+    assert min(read) == 0
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
