@@ -142,10 +142,10 @@ def in_every_language(say) -> dict:
 
 def kept_lines(summaries: dict, languages=None) -> dict:
     """What an event stores beside its English `summary`: its line in each other language
-    of `languages`, the languages its table reads (None: every one pbem speaks, as an import
-    stores them). A line in any other language is described when it is read (pbem/log/
-    lines.py): the English line was stored twice once, and a Hungarian one for tables where
-    nobody reads Hungarian."""
+    of `languages`, the languages its table reads (None: every one pbem speaks), even where it
+    reads as the English one (a language an event has is one it was described in). A line in
+    any other language is described when it is read (pbem/log/lines.py): the English line was
+    stored twice once, and a Hungarian one for tables where nobody reads Hungarian."""
     return {language: line for language, line in summaries.items()
             if language != "en" and (languages is None or language in languages)}
 
