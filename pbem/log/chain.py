@@ -192,6 +192,25 @@ def computer_summaries(summaries: dict) -> dict:
             for language, line in summaries.items()}
 
 
+def begin_lines() -> dict:
+    """The creation event's line, in every language."""
+    return in_every_language(lambda: _("The game begins."))
+
+
+def marked_lines(summaries: dict, seat: int, timeout: bool, played_by: str | None,
+                 recorded: str = "", stood_in: bool = False) -> dict:
+    """A seat's move's lines as the log marks them: a default move with why it was played
+    (`played_by`, recorded since 0.3.1; before, the TIMEOUT_MARKS key whose English line is the
+    `recorded` one, else the deadline: a record picks among those lines, never writes one), a
+    move the computer chose for a player (`stood_in`) as such; else as the rules say them."""
+    if timeout:
+        why = played_by if played_by in TIMEOUT_MARKS else next(
+            (mark for mark in TIMEOUT_MARKS
+             if timeout_summaries(summaries, seat, mark).get("en") == recorded), "deadline")
+        return timeout_summaries(summaries, seat, why)
+    return computer_summaries(summaries) if stood_in else summaries
+
+
 def timeout_summaries(summaries: dict, seat: int, why: str) -> dict:
     """The lines of a timeout move, marked with why it was played (a TIMEOUT_MARKS key)."""
     marked = in_every_language(TIMEOUT_MARKS.get(why, TIMEOUT_MARKS["deadline"]))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .. import validate
 from ..games import IllegalAction
-from ..games.base import LANGUAGES, _, default_move, replayable_versions, set_up
+from ..games.base import LANGUAGES, default_move, replayable_versions, set_up
 from . import chain, ending, undo
 
 FORMAT_VERSION = 1
@@ -138,7 +138,7 @@ def _creation(record: dict, raw: dict) -> CheckedRecord:
                             seed=seed, salt=salt, title=title, seats=seats, state=state,
                             head_hash=head)
     checked.events.append(_row(raw, 0, None, creation, False, False, head,
-                               chain.in_every_language(lambda: _("The game begins."))))
+                               chain.begin_lines()))
     return checked
 
 
@@ -236,13 +236,10 @@ def _replay_one(checked: CheckedRecord, raw: dict) -> None:
     except IllegalAction as exc:
         raise ValueError(f"event {seq}: the rules refuse it: {exc}") from None
     played_by = raw.get("played_by")
-    summaries = chain.describe_in_every_language(rules, state, seat, action)
-    if timeout:
-        summaries = (chain.timeout_summaries(summaries, seat, played_by)
-                     if played_by in chain.TIMEOUT_MARKS
-                     else _timeout_summaries(summaries, seat, raw))
-    elif bot and "computer" not in checked.seats[seat]:      # the computer stood in
-        summaries = chain.computer_summaries(summaries)
+    recorded = raw.get("summary") if isinstance(raw.get("summary"), str) else ""
+    summaries = chain.marked_lines(chain.describe_in_every_language(rules, state, seat, action),
+                                   seat, timeout, played_by, recorded,
+                                   stood_in=bot and "computer" not in checked.seats[seat])
     head = chain.chain_hash(checked.head_hash, seq, seat, action, automatic, raw["created_at"],
                             timeout, bot, played_by)
     if head != raw["hash"]:
@@ -272,18 +269,6 @@ def _check_played_by(checked: CheckedRecord, raw: dict) -> None:
     if said != expected:
         raise ValueError(f"event {seq}: \"played_by\" says {said!r}, its flags and seat "
                          f"{expected!r}")
-
-
-def _timeout_summaries(summaries: dict, seat: int, raw: dict) -> dict:
-    """A timeout move's lines, marked as the server marks them: why it was played is one of
-    chain.TIMEOUT_MARKS, the one whose English line the record carries (else the deadline).
-    The record picks among those lines only; it never writes one."""
-    said = raw.get("summary") if isinstance(raw.get("summary"), str) else ""
-    for why in chain.TIMEOUT_MARKS:
-        marked = chain.timeout_summaries(summaries, seat, why)
-        if marked.get("en") == said:
-            return marked
-    return chain.timeout_summaries(summaries, seat, "deadline")
 
 
 def _undo_one(checked: CheckedRecord, raw: dict) -> None:

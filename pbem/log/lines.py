@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import peewee as pw
 
 from ..db.models import Event, Game, Prepared, Seat
-from ..games.base import LANGUAGES, _
+from ..games.base import LANGUAGES
 from . import chain, ending, undo
 from .reading import rules_of
 from .replaying import checkpoint_at_or_before
@@ -152,20 +152,14 @@ def _line(entry: _Described, event, language: str) -> str:
     entry.replaying.step(event.seq, event.seat, event.action, event.automatic, event.timeout)
     seat, action = event.seat, event.action
     if event.seq == 0:
-        return event.summary if language == "en" else \
-            chain.in_every_language(lambda: _("The game begins."))[language]
+        return chain.begin_lines()[language]
     if ending.is_ending(action):
         entry.ending = ending.step(entry.ending, entry.players, entry.computers, seat, action)
         return ending.line(seat, action, entry.ending)[language]
     if undo.is_undo(action):
         return undo.line(seat)[language]
-    said = chain.describe_in_every_language(entry.replaying.rules, before, seat, action)
-    if event.timeout:
-        why = event.played_by if event.played_by in chain.TIMEOUT_MARKS else next(
-            (mark for mark in chain.TIMEOUT_MARKS
-             if chain.timeout_summaries(said, seat, mark)["en"] == event.summary), "deadline")
-        said = chain.timeout_summaries(said, seat, why)
-    elif event.played_by == "stand_in" or (event.played_by is None and event.bot
-                                           and seat not in entry.computers):
-        said = chain.computer_summaries(said)
-    return said[language]
+    stood_in = event.played_by == "stand_in" or (event.played_by is None and event.bot
+                                                 and seat not in entry.computers)
+    return chain.marked_lines(
+        chain.describe_in_every_language(entry.replaying.rules, before, seat, action), seat,
+        event.timeout, event.played_by, event.summary, stood_in)[language]

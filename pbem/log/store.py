@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import IllegalAction  # noqa: F401  (what append raises; callers catch it as store's)
-from ..games.base import LANGUAGES, _, default_move, turn_of
+from ..games.base import LANGUAGES, default_move, turn_of
 from ..db.models import Event, Game, Seat, utcnow
-from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, canonical, chain_hash, commitment,
-                    computer_summaries, describe_in_every_language, forced_move,
-                    in_every_language, played_by, stored_lines, timeout_summaries)
+from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, begin_lines, canonical, chain_hash,
+                    commitment, describe_in_every_language, forced_move, marked_lines,
+                    played_by, stored_lines)
 from . import ending, lines, undo
 # the store's readers, replay and verification live in rooms of their own; `store` stays the
 # one name the layers above call them by
@@ -101,7 +101,7 @@ def begin(rules, players: list[dict], options: dict, seed: int, salt: str | None
                     bot_level=player.get("computer"))
     game.read_in = frozenset(_language(p.get("language")) for p in players)
     Event.create(game=game, seq=0, seat=None, action=creation, created_at=created_at,
-                 **stored_lines(in_every_language(lambda: _("The game begins.")), game.read_in),
+                 **stored_lines(begin_lines(), game.read_in),
                  hash=game.head_hash)
     return game, state
 
@@ -189,11 +189,8 @@ def record(game, rules, state, seat, action, events, by: By = PLAYER):
     after = rules.apply(state, seat, action)     # first: an illegal action is never described
     automatic, timeout, made_by = by.automatic, by.timeout, by.played_by
     game.undo = undo.after_step(rules, game.undo, state, after, seat, automatic, timeout)
-    summaries = describe_in_every_language(rules, state, seat, action)
-    if timeout:     # the log says why
-        summaries = timeout_summaries(summaries, seat, made_by)
-    elif made_by == "stand_in":
-        summaries = computer_summaries(summaries)
+    summaries = marked_lines(describe_in_every_language(rules, state, seat, action), seat,
+                             timeout, made_by, stood_in=made_by == "stand_in")
     created_at = _now_text()
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at,

@@ -2,8 +2,8 @@
 page and any step of the spectators' replay depend only on what their validator names (the
 game's moves, status, title and seats' names, the step, the reader's language, this process's
 templates). The browser keeps the page and asks each time (`no-cache`); an unchanged game costs
-one small query instead of a replay and a render. Pages with a seat's holdings are never
-cached (they stay `no-store`)."""
+one small query instead of a replay and a render. A seat's own pages (its turn, with its
+holdings) are answered the same way, `private` (pbem/web/pagecache.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -19,12 +19,18 @@ from ..log import store
 PROCESS = secrets.token_hex(8)      # a new process may bring new templates: new validators
 
 
-def validator(game, *parts) -> str:
-    """A weak ETag for a public page of `game` (weak: the same page compressed or not)."""
-    names = store.names_of(game)
-    key = json.dumps([__version__, PROCESS, game.id, game.seq, game.status, game.title, names,
-                      current_language(), request.path, *parts], default=str)
+def digest(*parts) -> str:
+    """A weak ETag from what an answer depends on, with this release, this process and the
+    reader's language (weak: the same page compressed or not)."""
+    key = json.dumps([__version__, PROCESS, current_language(), *parts], default=str,
+                     sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def validator(game, *parts) -> str:
+    """A weak ETag for a public page of `game`."""
+    return digest(game.id, game.seq, game.status, game.title, store.names_of(game), request.path,
+                  *parts)
 
 
 def not_modified(etag: str, private: bool = False) -> Response | None:

@@ -11,17 +11,13 @@ link's row: a validator never outlives what it names. The link's row is in it, s
 page is never another's. Pages with holdings stay out of shared caches (`private`)."""
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections import OrderedDict
 
 from flask import Response, current_app, make_response, request
 
-from ..games.base import current_language
 from ..present import freshness
 from . import conditional
-from .. import __version__
 
 ENTRIES = 200                   # rendered answers kept per worker ...
 BYTES = 16 * 1024 * 1024        # ... and at most this many bytes of them
@@ -31,11 +27,7 @@ EXTENSION = "pbem.pages"
 def seat_validator(game, link, seats) -> str:
     """The ETag of `link`'s seat's answer to this request: four small queries, and a digest
     of about the state's size (well under a millisecond)."""
-    key = json.dumps([
-        __version__, conditional.PROCESS, *freshness.marks(game, link, seats), current_language(),
-        request.full_path],
-        default=str, sort_keys=True)
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
+    return conditional.digest(*freshness.marks(game, link, seats), request.full_path)
 
 
 class Rendered:
