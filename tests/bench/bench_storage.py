@@ -60,12 +60,16 @@ def play_out(game, rng: random.Random, every: int = 0, then=None):
             then()
 
 
-def play_to_the_end(rng: random.Random) -> int:
-    players = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]
+def play_to_the_end(rng: random.Random, sending=None) -> int:
+    """One game between two new players (a player's daily cap of turn mail would hold the
+    mails of a fifth game of the same two players, bodies and all, for the next day)."""
+    table = rng.randrange(10**9)
+    players = [{"name": f"P{i}", "email": f"p{i}.{table}@example.org"} for i in range(2)]
     game, _ = creation.create_game(RULES, players, seed=rng.randrange(10**6),
                                 host_email="host@example.org")
-    game = play_out(game, rng, 50, send_everything)
-    send_everything()
+    sending = sending or send_everything
+    game = play_out(game, rng, 50, sending)
+    sending()
     return game.seq
 
 
@@ -123,6 +127,61 @@ def show(label: str, sizes: dict, games: int, moves_played: int, floor: int | No
           f"{sizes['total'] / moves_played * 1000 / 1024:,.0f} "
           "KB per 1,000 moves; per game by table: "
           + ", ".join(f"{t} {per_game[t] / 1024:,.0f} KB" for t in TABLES), flush=True)
+
+
+def postgresql_figures(label: str, empty: dict, played: int, floor: int, rng) -> None:
+    """The first games as they end, their game table's live rows, and compacted (VACUUM FULL);
+    then a server in its steady state, never compacted: those games old and pruned as the
+    guide says, a plain VACUUM (what autovacuum does: the space freed becomes reusable, the
+    files keep their size) after as many games again, and what as many new games then add as
+    they end and once pruned."""
+    from pbem.ops import mailqueue
+    before, live = postgresql_sizes(), live_game_bytes()
+    show(f"PostgreSQL {RULES}{label}", added(before, empty), GAMES, played, floor)
+    print(f"   PostgreSQL game table{label}: {before['game'] / GAMES / 1024:,.0f} KB per game "
+          f"on disk for {live / GAMES / 1024:,.1f} KB of live rows", flush=True)
+    vacuum("VACUUM FULL")
+    show("PostgreSQL after VACUUM FULL", added(postgresql_sizes(), empty), GAMES, played, floor)
+    make_everything_old()
+    counts = mailqueue.prune(90)
+    vacuum("VACUUM FULL")
+    print(f"   PostgreSQL after the guide's mail prune (every mail, link and game old): "
+          f"{counts['mails']} of {counts['mails'] + Outbox.select().count()} mails and "
+          f"{counts['links']} links deleted", flush=True)
+    show("PostgreSQL after the guide's mail prune and VACUUM FULL", added(postgresql_sizes(), empty),
+         GAMES, played, floor)
+    for _ in range(GAMES):                  # games whose pruned space the next ones reuse
+        play_to_the_end(rng, send_and_vacuum)
+    make_everything_old()
+    mailqueue.prune(90)
+    vacuum("VACUUM")
+    settled, floor_before = postgresql_sizes(), export_gzip_bytes()
+    again = sum(play_to_the_end(rng, send_and_vacuum) for _ in range(GAMES))
+    floor_again = export_gzip_bytes() - floor_before
+    vacuum("VACUUM")
+    show(f"PostgreSQL steady state{label}, no VACUUM FULL: {GAMES} more games as they end",
+         added(postgresql_sizes(), settled), GAMES, again, floor_again)
+    make_everything_old()
+    mailqueue.prune(90)
+    vacuum("VACUUM")
+    show("PostgreSQL steady state, no VACUUM FULL: those games once the guide's prune and "
+         "autovacuum passed", added(postgresql_sizes(), settled), GAMES, again, floor_again)
+
+
+def send_and_vacuum() -> None:
+    """The mail worker's sending, then what autovacuum does within a minute of it (its
+    threshold, a fifth of a table's rows dead, is passed by the bodies a sending empties and
+    the links and seats the moves update): in production a game's moves are hours or days
+    apart, and autovacuum looks at every table each minute."""
+    send_everything()
+    vacuum("VACUUM")
+
+
+def vacuum(command: str) -> None:
+    """VACUUM outside a transaction (a new connection: none is open)."""
+    db.close()
+    db.connect()
+    db.obj.execute_sql(command)
 
 
 def play_long(moves_: int, every: int, sizes_now=None) -> list[tuple[int, int]]:
@@ -214,25 +273,9 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
                  f"{counts['mails']} mails and {counts['links']} of {links} links deleted)",
                  added(sqlite_sizes(path), empty), GAMES, played, floor)
         else:
-            before, live = postgresql_sizes(), live_game_bytes()
-            show(f"PostgreSQL {RULES}{label}", added(before, empty), GAMES, played, floor)
-            print(f"   PostgreSQL game table{label}: {before['game'] / GAMES / 1024:,.0f} KB per game "
-                  f"on disk for {live / GAMES / 1024:,.1f} KB of live rows", flush=True)
-            db.close()
-            db.connect()
-            db.obj.execute_sql("VACUUM FULL")
-            show("PostgreSQL after VACUUM FULL", added(postgresql_sizes(), empty), GAMES, played,
-                 floor)
-            from pbem.ops import mailqueue
-            make_everything_old()
-            counts = mailqueue.prune(90)
-            db.obj.execute_sql("VACUUM FULL")
-            print(f"   PostgreSQL after the guide's mail prune (every mail, link and game old): "
-                  f"{counts['mails']} of {counts['mails'] + Outbox.select().count()} mails and "
-                  f"{counts['links']} links deleted", flush=True)
-            show("PostgreSQL after the guide's mail prune", added(postgresql_sizes(), empty), GAMES,
-                 played, floor)
-        assert Game.select().where(Game.status == "over").count() == GAMES
+            postgresql_figures(label, empty, played, floor, rng)
+        assert Game.select().where(Game.status == "over").count() == GAMES * (
+            1 if kind == "SQLite" else 3)
         if kind == "SQLite":
             Game.delete().execute()
             db.obj.execute_sql("VACUUM")
