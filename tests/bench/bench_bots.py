@@ -14,7 +14,8 @@ A decision takes its budget, so a game takes minutes: `make bench` plays one 2-p
 line and leaves out the 1 s lines (about 6 minutes on the shared machine).
 PBEM_BENCH_BOTS_GAMES=n plays every line, 2 and 3 players, n games a line at 0.2 s and n/2 at
 1 s (n=2: about 10 minutes a game on the shared machine); PBEM_BENCH_BOTS_ONLY=assyria,tigris
-measures only those games.
+measures only those games, PBEM_BENCH_BOTS_LINES=PIMC,greedy only the lines whose name holds
+one of those words, PBEM_BENCH_BOTS_PLAYERS=2,4 those player counts.
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ PLAYER_COUNTS = (2, 3) if FULL else (2,)
 MAX_ACTIONS = sized(20_000, 30)   # a game still running then is judged by the heuristic
 QUICK_BUDGET = {"iterations": 3, "seconds": 0.02}     # quick mode: a bot's budget
 ONLY = [name for name in os.environ.get("PBEM_BENCH_BOTS_ONLY", "").split(",") if name]
+LINES = [word for word in os.environ.get("PBEM_BENCH_BOTS_LINES", "").split(",") if word]
+PLAYERS = [int(n) for n in os.environ.get("PBEM_BENCH_BOTS_PLAYERS", "").split(",") if n]
 
 
 @dataclass
@@ -194,8 +197,10 @@ def main() -> None:
         if getattr(rules, "determinize", None) is None:
             print(f"{rules.name}: not measured, the engine has no determinize yet", flush=True)
             continue
-        for players in PLAYER_COUNTS:
+        for players in PLAYERS or PLAYER_COUNTS:
             for name, count, hero, others in matchups():
+                if LINES and not any(word in name for word in LINES):
+                    continue
                 tally, started = Tally(), time.perf_counter()
                 for seed in range(count):
                     play_game(rules, players, seed, hero, others, tally)
