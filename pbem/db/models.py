@@ -91,7 +91,7 @@ class Game(BaseModel):
     seq = pw.IntegerField(default=0)              # seq of the last event
     head_hash = pw.CharField(max_length=64)        # hash of the last event
     state = JSONField()                            # snapshot: rules.dump(state) after `seq`
-    status = pw.CharField(max_length=10, default="running", index=True)  # running | over
+    status = pw.CharField(max_length=10, default="running")  # running | over (029: the (status, id) index serves)
     title = pw.CharField(max_length=200, default="")
     host_email = pw.CharField(max_length=254, default="")
     host_nonce_hash = pw.CharField(max_length=64, default="")
@@ -121,7 +121,7 @@ class Game(BaseModel):
 
 
 class Seat(BaseModel):
-    game = pw.ForeignKeyField(Game, backref="seats", on_delete="CASCADE")
+    game = pw.ForeignKeyField(Game, backref="seats", on_delete="CASCADE", index=False)
     index = pw.IntegerField()
     name = pw.CharField(max_length=100)
     email = pw.CharField(max_length=254, default="")
@@ -152,7 +152,7 @@ class Seat(BaseModel):
 
 
 class Event(BaseModel):
-    game = pw.ForeignKeyField(Game, backref="events", on_delete="CASCADE")
+    game = pw.ForeignKeyField(Game, backref="events", on_delete="CASCADE", index=False)
     seq = pw.IntegerField()
     seat = pw.IntegerField(null=True)       # None for the game's creation (seq 0)
     action = JSONField()
@@ -176,7 +176,7 @@ class Checkpoint(BaseModel):
     that any step of a replay starts from the nearest one at or before it, in every worker.
     Written with its event (or by an import or a verify), never updated; `hash` is that event's,
     so a checkpoint is only ever used on the chain it belongs to."""
-    game = pw.ForeignKeyField(Game, backref="checkpoints", on_delete="CASCADE")
+    game = pw.ForeignKeyField(Game, backref="checkpoints", on_delete="CASCADE", index=False)
     seq = pw.IntegerField()
     hash = pw.CharField(max_length=64)
     state = JSONField()
@@ -186,7 +186,7 @@ class Checkpoint(BaseModel):
 
 
 class Link(BaseModel):
-    game = pw.ForeignKeyField(Game, backref="links", on_delete="CASCADE")
+    game = pw.ForeignKeyField(Game, backref="links", on_delete="CASCADE", index=False)
     seat = pw.IntegerField()
     turn_seq = pw.IntegerField()            # the game's seq when the seat became to act
     nonce_hash = pw.CharField(max_length=64, unique=True)
@@ -283,7 +283,7 @@ class Vacation(BaseModel):
 
 class Message(BaseModel):
     """Table talk: a short message by a seat, kept beside the log (never an event)."""
-    game = pw.ForeignKeyField(Game, backref="messages", on_delete="CASCADE")
+    game = pw.ForeignKeyField(Game, backref="messages", on_delete="CASCADE", index=False)
     seat = pw.IntegerField(null=True)
     text = pw.TextField()
     created_at = pw.DateTimeField(default=utcnow)
