@@ -7,6 +7,7 @@ SQLite would keep). Addresses are checked by email-validator, without DNS.
 """
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from .errors import Refusal
@@ -118,10 +119,20 @@ def address_key(raw) -> str:
     """How pbem tells addresses apart, the one rule for comparing and looking them up: the
     address as email-validator writes it (the domain in ASCII, lower case), then all of it in
     lower case, as nearly every mail host treats the part before the @. Text that is no valid
-    address is only stripped and lowered (so a stored address always finds itself)."""
+    address is only stripped and lowered (so a stored address always finds itself). Kept for
+    the addresses a process meets most (a turn page asked it of each seat's address twice)."""
     text = raw.strip() if isinstance(raw, str) else ""
     if not text:
         return ""
+    return _address_key(text) if len(text) <= EMAIL_LENGTH else _normalized(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _address_key(text: str) -> str:
+    return _normalized(text)
+
+
+def _normalized(text: str) -> str:
     try:
         checked = validate_email(text, check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError:
