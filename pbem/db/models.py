@@ -17,17 +17,18 @@ class Prepared:
     database. Peewee builds a query's SQL from its expression tree each time it runs, which
     takes ~0.3 ms — about twenty times what SQLite takes to answer it; a turn page runs eight.
 
-    `build` takes one marker per parameter and returns the peewee query; the marker values
-    (large, unlikely numbers) are found again among the built query's parameters. Everything
+    `build` takes one marker per parameter (`arity` of them when it takes *args) and returns
+    the peewee query; the marker values (large, unlikely numbers) are found again among the
+    built query's parameters. Everything
     else the query holds is a constant of its SQL. Calling it with the real values runs the
     SQL as a raw query of `model`: rows come back as model instances, converted by the fields.
     """
 
     MARK = 7_302_900_000_000_001     # the first marker; then MARK + 1, MARK + 2, ...
 
-    def __init__(self, model, build):
+    def __init__(self, model, build, arity: int | None = None):
         self.model, self.build = model, build
-        self.arity = build.__code__.co_argcount
+        self.arity = build.__code__.co_argcount if arity is None else arity
         self._built: dict = {}
 
     def _sql(self):

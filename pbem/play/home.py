@@ -14,7 +14,7 @@ import datetime as dt
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from peewee import fn
 
-from ..db.models import Game, HomeKey, PlayerSettings, Seat, utcnow
+from ..db.models import Game, HomeKey, PlayerSettings, Prepared, Seat, utcnow
 from . import links, quiet
 from ..validate import address_key
 
@@ -152,9 +152,12 @@ def time_zone_of(address: str | None) -> str:
     """The time zone the address chose on its home page ("" for none)."""
     if not address or "@" not in address:
         return ""
-    found = (PlayerSettings.select(PlayerSettings.time_zone)
-             .where(PlayerSettings.email == address_key(address)).first())
+    found = TIME_ZONE_OF.first(address_key(address))
     return found.time_zone if found is not None else ""
+
+
+TIME_ZONE_OF = Prepared(PlayerSettings, lambda address: PlayerSettings.select(
+    PlayerSettings.time_zone).where(PlayerSettings.email == address).limit(1))
 
 
 def wants_digest(address: str) -> bool:
