@@ -5,8 +5,11 @@ against the others: level 2 at 0.2 s and at 1 s a decision against random player
 default-move players (`rules.default_action`), level 2 at its own budget against two
 opponents that see the whole state (a greedy player one move ahead, and level 2's search with
 the same budget over the real state: perfect-information Monte Carlo), and level 3 against
-level 1 players (their own budgets; with PBEM_BENCH_BOTS_GAMES also against level 2). It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the
-number of games, ms a decision and search iterations a second. Goals: >= 95% against random and
+level 1 players (their own budgets; with PBEM_BENCH_BOTS_GAMES also against level 2, and
+against level 1 at level 2's iterations each: what level 3's policy adds at an equal budget).
+It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the number of
+games, ms a decision and search iterations a second, and each line's longest game beside the
+mean length of a game between random players of the kind (goal: at most twice it). Goals: >= 95% against random and
 default players at 0.2 s, level 3 >= 65% against level 1. Engines without `determinize` are
 named and skipped.
 
@@ -29,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pbem.bots import decide, heuristic_for, moves  # noqa: E402
+from pbem.bots import LEVELS, decide, heuristic_for, moves  # noqa: E402
 from pbem.bots.heuristic import lead, rank_rewards  # noqa: E402
 from pbem.games import RULES  # noqa: E402
 from tests.bench import QUICK, sized  # noqa: E402
@@ -54,6 +57,7 @@ class Tally:
     iterations: int = 0
     unfinished: int = 0
     longest: int = 0            # actions of the longest finished game
+    yardstick: float = 0.0      # actions of a random game of the kind (its mean)
 
     def line(self) -> str:
         n = len(self.shares)
@@ -63,6 +67,8 @@ class Tally:
         rate = self.iterations / max(self.seconds, 1e-9)
         cut = f", {self.unfinished} cut off at {MAX_ACTIONS} actions" if self.unfinished else ""
         cut += f", longest {self.longest} actions" if self.longest else ""
+        if self.longest and self.yardstick:
+            cut += f" ({self.longest / self.yardstick:.1f} x a random game's; goal <= 2)"
         return (f"{won:g}/{n} won ({100 * won / max(n, 1):.0f}%, 95% CI {100 * low:.0f}-"
                 f"{100 * high:.0f}%), {ms:.0f} ms a decision, {rate:,.0f} iterations/s{cut}")
 
@@ -130,9 +136,11 @@ def seeing_bot(level: int):
     return play
 
 
-def bot(level: int, seconds: float | None):
+def bot(level: int, seconds: float | None, iterations: int | None = None):
+    """The level's search: at its own budget, or `seconds` a decision, or `iterations` (with
+    the level's own cap)."""
     def play(rules, state, seat, actions, rng, tally: Tally | None = None):
-        budget = QUICK_BUDGET if QUICK else {"seconds": seconds}
+        budget = QUICK_BUDGET if QUICK else {"seconds": seconds, "iterations": iterations}
         started = time.perf_counter()
         decision = decide(rules, rules.view(state, seat), seat, actions, level=level,
                           rng=random.Random(rng.random()), **budget)
@@ -142,6 +150,23 @@ def bot(level: int, seconds: float | None):
             tally.iterations += decision.iterations
         return decision.action
     return play
+
+
+RANDOM_GAMES = sized(20, 2)
+
+
+def random_game_length(rules, players: int) -> float:
+    """The mean number of actions of a game between random players (seeded)."""
+    lengths = []
+    for seed in range(RANDOM_GAMES):
+        rng, state = random.Random(seed), rules.setup(players, seed)
+        played = 0
+        while (seats := rules.to_act(state)) and played < MAX_ACTIONS:
+            seat = seats[0]
+            state = rules.apply(state, seat, rng.choice(moves(rules.legal_actions(state, seat))))
+            played += 1
+        lengths.append(played)
+    return sum(lengths) / len(lengths)
 
 
 def play_game(rules, players: int, seed: int, hero, others, tally: Tally) -> None:
@@ -184,6 +209,9 @@ def matchups():
     lines.append(("level 3 vs level 1", SLOW_GAMES, bot(3, None), bot(1, None)))
     if FULL:                # how much the wider, deeper search adds over the default level
         lines.append(("level 3 vs level 2", SLOW_GAMES, bot(3, None), bot(2, None)))
+        equal = LEVELS[2].iterations        # level 3's policy alone: level 2's iterations each
+        lines.append((f"level 3 vs level 1 at {equal} iterations each", SLOW_GAMES,
+                      bot(3, None, equal), bot(1, None, equal)))
     return lines
 
 
@@ -198,12 +226,18 @@ def main() -> None:
             print(f"{rules.name}: not measured, the engine has no determinize yet", flush=True)
             continue
         for players in PLAYERS or PLAYER_COUNTS:
+            random_length = random_game_length(rules, players)
+            print(f"{rules.name} {players}p random players: {random_length:.0f} actions a game "
+                  f"(the mean of {RANDOM_GAMES}); every line's games should end within "
+                  f"{2 * random_length:.0f}", flush=True)
             for name, count, hero, others in matchups():
                 if LINES and not any(word in name for word in LINES):
                     continue
                 tally, started = Tally(), time.perf_counter()
                 for seed in range(count):
                     play_game(rules, players, seed, hero, others, tally)
+                if tally.longest:
+                    tally.yardstick = random_length
                 print(f"{rules.name} {players}p {name}: {tally.line()} "
                       f"[{time.perf_counter() - started:.0f} s]", flush=True)
 
