@@ -59,6 +59,20 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
 
 
+class Digest(pw.BlobField):
+    """A SHA-256 digest kept as its 32 bytes (migration 030), read and written as the 64 hex
+    digits every other part of pbem speaks: half of what the text took, on every event. A
+    row written before 030 (text) reads as it is."""
+
+    def db_value(self, value):
+        return None if value is None else bytes.fromhex(value)
+
+    def python_value(self, value):
+        if value is None or isinstance(value, str):
+            return value
+        return bytes(value).hex()
+
+
 class JSONField(pw.TextField):
     """JSON kept as text, so SQLite and PostgreSQL store it alike. `plain_text`: letters
     beyond ASCII kept as they are (UTF-8) rather than escaped, for a field that holds only the
@@ -166,7 +180,7 @@ class Event(BaseModel):
     # language -> the line in it, for the languages the table reads (pbem/log/lines.py)
     summaries = JSONField(default=dict, plain_text=True)
     created_at = pw.CharField(max_length=32)  # ISO text, exactly as hashed
-    hash = pw.CharField(max_length=64)
+    hash = Digest()
 
     class Meta:
         indexes = ((("game", "seq"), True),)
@@ -179,7 +193,7 @@ class Checkpoint(BaseModel):
     so a checkpoint is only ever used on the chain it belongs to."""
     game = pw.ForeignKeyField(Game, backref="checkpoints", on_delete="CASCADE", index=False)
     seq = pw.IntegerField()
-    hash = pw.CharField(max_length=64)
+    hash = Digest()
     state = JSONField()
 
     class Meta:
