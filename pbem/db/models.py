@@ -183,6 +183,9 @@ class Event(BaseModel):
     hash = Digest()
 
     class Meta:
+        # (game, seq) names an event: its key (031: PostgreSQL drops the serial id; SQLite's
+        # id is the table's rowid, not read)
+        primary_key = pw.CompositeKey("game", "seq")
         indexes = ((("game", "seq"), True),)
 
 

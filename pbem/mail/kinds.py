@@ -22,7 +22,7 @@ from ..validate import address_key
 
 def has_played(address: str) -> bool:
     """Whether `address` ever made a move of its own here (in any game)."""
-    return (Event.select(Event.id)
+    return (Event.select(Event.seq)
             .join(Seat, on=((Seat.game == Event.game) & (Seat.index == Event.seat)))
             .where(fn.LOWER(Seat.email) == address_key(address),
                    Event.automatic == False, Event.timeout == False)  # noqa: E712

@@ -117,7 +117,7 @@ def _moved_through(link: Link) -> bool:
 def _moved(link: Link, after: int = -1, upto: int | None = None) -> bool:
     """Whether the link's seat made a move of its own (not forced, not a default) in the
     game's moves `after` < seq <= `upto` (all of them by default)."""
-    query = Event.select(Event.id).where(
+    query = Event.select(Event.seq).where(
         Event.game == link.game_id, Event.seat == link.seat, Event.seq > after,
         Event.automatic == False, Event.timeout == False)  # noqa: E712
     if upto is not None:

@@ -69,7 +69,7 @@ def _decisions(games: list[int], wanted: set):
     waits: dict[tuple[int, int], list[dt.timedelta]] = {}
     for decision, at in moved.items():
         waits.setdefault(decision[:2], []).append(max(at - asked[decision], dt.timedelta(0)))
-    missed = (Event.select(Event.game, Event.seat, fn.COUNT(Event.id))
+    missed = (Event.select(Event.game, Event.seat, fn.COUNT(Event.seq))
               .where(Event.game.in_(games), Event.timeout == True,  # noqa: E712
                      Event.played_by.in_(MISSED_BY) | Event.played_by.is_null())
               .group_by(Event.game, Event.seat).tuples())

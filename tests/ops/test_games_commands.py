@@ -72,7 +72,7 @@ def test_verify_passes_a_sound_log(cli):
 def test_verify_detects_an_edited_event(cli):
     game = played_game()
     event = Event.get(Event.game == game, Event.seq == 2)
-    Event.update(action={**event.action, "card": 99}).where(Event.id == event.id).execute()
+    Event.update(action={**event.action, "card": 99}).where(Event.game == game, Event.seq == 2).execute()
     out = cli("games", "verify", "--all")
     assert out.exit_code == 1 and "BROKEN" in out.output
 

@@ -192,7 +192,7 @@ def test_bot_enters_the_hash_only_when_true_and_verify_checks_it(app):
         Event.get(Event.game == game.id, Event.seq == event.seq - 1).hash, event.seq,
         event.seat, event.action, False, event.created_at)
     assert store.verify(store.get_game(game.id)) == []
-    Event.update(bot=False).where(Event.id == event.id).execute()     # the flag taken away
+    Event.update(bot=False).where(Event.game == game.id, Event.seq == event.seq).execute()     # the flag taken away
     problems = store.verify(store.get_game(game.id))
     assert problems == [f"event {event.seq}: hash does not match its content"]
 
