@@ -19,9 +19,9 @@ class Prepared:
 
     `build` takes one marker per parameter (`arity` of them when it takes *args) and returns
     the peewee query; the marker values (large, unlikely numbers) are found again among the
-    built query's parameters. Everything
-    else the query holds is a constant of its SQL. Calling it with the real values runs the
-    SQL as a raw query of `model`: rows come back as model instances, converted by the fields.
+    built query's parameters. Everything else the query holds is a constant of its SQL.
+    Calling it with the real values runs the SQL as a raw query of `model`: rows come back as
+    model instances, converted by the fields.
     """
 
     MARK = 7_302_900_000_000_001     # the first marker; then MARK + 1, MARK + 2, ...
@@ -106,7 +106,8 @@ class Game(BaseModel):
     seq = pw.IntegerField(default=0)              # seq of the last event
     head_hash = pw.CharField(max_length=64)        # hash of the last event
     state = JSONField()                            # snapshot: rules.dump(state) after `seq`
-    status = pw.CharField(max_length=10, default="running")  # running | over (029: the (status, id) index serves)
+    # running | over; found through the indexes (status, id) and (status, finished_at, id)
+    status = pw.CharField(max_length=10, default="running")
     title = pw.CharField(max_length=200, default="")
     host_email = pw.CharField(max_length=254, default="")
     host_nonce_hash = pw.CharField(max_length=64, default="")

@@ -149,8 +149,8 @@ def postgresql_figures(label: str, empty: dict, played: int, floor: int, rng) ->
     print(f"   PostgreSQL after the guide's mail prune (every mail, link and game old): "
           f"{counts['mails']} of {counts['mails'] + Outbox.select().count()} mails and "
           f"{counts['links']} links deleted", flush=True)
-    show("PostgreSQL after the guide's mail prune and VACUUM FULL", added(postgresql_sizes(), empty),
-         GAMES, played, floor)
+    show("PostgreSQL after the guide's mail prune and VACUUM FULL",
+         added(postgresql_sizes(), empty), GAMES, played, floor)
     for _ in range(WARM_CYCLES):            # games whose pruned space the next ones reuse
         for _ in range(GAMES):
             play_to_the_end(rng, send_and_vacuum)
