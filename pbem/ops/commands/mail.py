@@ -55,11 +55,11 @@ def mail_worker(interval):
     import signal
     import threading
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):     # before it says it runs: a stop
+        signal.signal(signum, lambda *_: stop.set())   # right after that line is clean too
     click.echo(f"mail worker: sending through {current_app.config['MAIL_SERVER']}:"
                f"{current_app.config['MAIL_PORT']} every {interval}s", err=True)
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
     mailer.worker(interval, stop=stop)
     click.echo("mail worker: stopped; its claimed mail is back in the queue", err=True)
 
