@@ -32,19 +32,19 @@ def _rewrite(database: pw.Database, table: str, to_bytes: bool) -> None:
         last = rows[-1][0]
 
 
-def migrate(migrator: Migrator, database: pw.Database, *, fake=False):
+def _convert(migrator: Migrator, database: pw.Database, to_bytes: bool) -> None:
     for table in TABLES:
         if _postgresql(database):
-            migrator.sql(f'ALTER TABLE "{table}" ALTER COLUMN hash TYPE bytea '
-                         "USING decode(hash, 'hex')")
+            kind, how = ("bytea", "decode(hash, 'hex')") if to_bytes else \
+                ("varchar(64)", "encode(hash, 'hex')")
+            migrator.sql(f'ALTER TABLE "{table}" ALTER COLUMN hash TYPE {kind} USING {how}')
         else:
-            migrator.run(_rewrite, database, table, True)
+            migrator.run(_rewrite, database, table, to_bytes)
+
+
+def migrate(migrator: Migrator, database: pw.Database, *, fake=False):
+    _convert(migrator, database, True)
 
 
 def rollback(migrator: Migrator, database: pw.Database, *, fake=False):
-    for table in TABLES:
-        if _postgresql(database):
-            migrator.sql(f'ALTER TABLE "{table}" ALTER COLUMN hash TYPE varchar(64) '
-                         "USING encode(hash, 'hex')")
-        else:
-            migrator.run(_rewrite, database, table, False)
+    _convert(migrator, database, False)

@@ -136,16 +136,13 @@ def postgresql_figures(label: str, empty: dict, played: int, floor: int, rng) ->
     guide says, a plain VACUUM (what autovacuum does: the space freed becomes reusable, the
     files keep their size) after WARM_CYCLES rounds of as many games again, and what as many
     new games then add as they end and once pruned: a long-running server's growth a game."""
-    from pbem.ops import mailqueue
     before, live = postgresql_sizes(), live_game_bytes()
     show(f"PostgreSQL {RULES}{label}", added(before, empty), GAMES, played, floor)
     print(f"   PostgreSQL game table{label}: {before['game'] / GAMES / 1024:,.0f} KB per game "
           f"on disk for {live / GAMES / 1024:,.1f} KB of live rows", flush=True)
     vacuum("VACUUM FULL")
     show("PostgreSQL after VACUUM FULL", added(postgresql_sizes(), empty), GAMES, played, floor)
-    make_everything_old()
-    counts = mailqueue.prune(90)
-    vacuum("VACUUM FULL")
+    counts = prune_old("VACUUM FULL")
     print(f"   PostgreSQL after the guide's mail prune (every mail, link and game old): "
           f"{counts['mails']} of {counts['mails'] + Outbox.select().count()} mails and "
           f"{counts['links']} links deleted", flush=True)
@@ -154,20 +151,25 @@ def postgresql_figures(label: str, empty: dict, played: int, floor: int, rng) ->
     for _ in range(WARM_CYCLES):            # games whose pruned space the next ones reuse
         for _ in range(GAMES):
             play_to_the_end(rng, send_and_vacuum)
-        make_everything_old()
-        mailqueue.prune(90)
-        vacuum("VACUUM")
+        prune_old("VACUUM")
     settled, floor_before = postgresql_sizes(), export_gzip_bytes()
     again = sum(play_to_the_end(rng, send_and_vacuum) for _ in range(GAMES))
     floor_again = export_gzip_bytes() - floor_before
     vacuum("VACUUM")
     show(f"PostgreSQL steady state{label}, no VACUUM FULL: {GAMES} more games as they end",
          added(postgresql_sizes(), settled), GAMES, again, floor_again)
-    make_everything_old()
-    mailqueue.prune(90)
-    vacuum("VACUUM")
+    prune_old("VACUUM")
     show("PostgreSQL steady state, no VACUUM FULL: those games once the guide's prune and "
          "autovacuum passed", added(postgresql_sizes(), settled), GAMES, again, floor_again)
+
+
+def prune_old(vacuuming: str) -> dict:
+    """Every game, mail and link made old, the guide's prune, then `vacuuming`; its counts."""
+    from pbem.ops import mailqueue
+    make_everything_old()
+    counts = mailqueue.prune(90)
+    vacuum(vacuuming)
+    return counts
 
 
 def send_and_vacuum() -> None:
@@ -266,11 +268,8 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
         if kind == "SQLite":
             db.obj.execute_sql("VACUUM")        # pages the sent bodies left: reused in production
             show(f"SQLite {RULES}", added(sqlite_sizes(path), empty), GAMES, played, floor)
-            from pbem.ops import mailqueue
             links = Link.select().count()
-            make_everything_old()
-            counts = mailqueue.prune(90)
-            db.obj.execute_sql("VACUUM")        # freed pages: reused by later games in production
+            counts = prune_old("VACUUM")        # freed pages: reused by later games in production
             show(f"SQLite {RULES} after the guide's mail prune (every mail, link and game old: "
                  f"{counts['mails']} mails and {counts['links']} of {links} links deleted)",
                  added(sqlite_sizes(path), empty), GAMES, played, floor)
@@ -290,7 +289,7 @@ def _measure(kind: str, url: str, port: int, path: Path | None, fillfactor: int 
                   f"{grown['checkpoint'] / 1024:,.0f} KB", flush=True)
         else:
             Game.delete().execute()
-            db.obj.execute_sql("VACUUM FULL")
+            vacuum("VACUUM FULL")
             sizes = play_long(LONG, max(1, LONG // 4), postgresql_sizes)
             print(f"   PostgreSQL long card game{label}: game table "
                   + ", ".join(f"{size / 1024:,.0f} KB after {n:,}" for n, size in sizes)
