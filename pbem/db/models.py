@@ -44,9 +44,20 @@ class Prepared:
             built = self._built[kind] = (sql, [(k, p) for k, p in zip(slots, params)])
         return built
 
-    def __call__(self, *values) -> pw.ModelRaw:
+    def _params(self, values) -> tuple[str, list]:
         sql, slots = self._sql()
-        return self.model.raw(sql, *[values[k] if k is not None else p for k, p in slots])
+        return sql, [values[k] if k is not None else p for k, p in slots]
+
+    def __call__(self, *values) -> pw.ModelRaw:
+        sql, params = self._params(values)
+        return self.model.raw(sql, *params)
+
+    def tuples(self, *values) -> list[tuple]:
+        """The rows as the database gives them, no field converting them: for a page's
+        hottest query, whose caller reads what it needs itself (a boolean comes as 0 or 1
+        from SQLite, a JSON field as its text)."""
+        sql, params = self._params(values)
+        return db.execute_sql(sql, params).fetchall()
 
     def first(self, *values):
         """The first row, or None. Every row is read, so no cursor is left half-way open (with

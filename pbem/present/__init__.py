@@ -244,6 +244,8 @@ SEAT_NAME = re.compile(r"\{p(\d+)\}")
 
 def fill_names(text: str, names: list[str]) -> str:
     """Put the players' names where a rules engine wrote {p0}, {p1}, ..."""
+    if "{p" not in text:
+        return text
     def name(match):
         index = int(match.group(1))
         return names[index] if index < len(names) else match.group(0)

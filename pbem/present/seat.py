@@ -58,6 +58,13 @@ LOG_LINES_OF = Prepared(Event, lambda game_id: Event.select(
     Event.summaries).where(Event.game == game_id).order_by(Event.seq.desc()).limit(LOG_LINES))
 
 
+class _Stored(NamedTuple):
+    """An event's line as stored: what log_lines.texts reads."""
+    seq: int
+    summary: str
+    summaries: dict | None      # read only for a language other than English
+
+
 class LogLine(NamedTuple):
     seq: int
     seat: int | None
@@ -73,11 +80,14 @@ def game_log(game, seat, names, language, turn_start=None):
     last_own = LAST_OWN_CHOICE.first(game.id, seat, turn_start)
     since = last_own.seq if last_own is not None else 0
     lines = []
-    rows = list(LOG_LINES_OF(game.id).namedtuples())   # rows, not models: 80 of them a page
-    for e, text in zip(rows, log_lines.texts(game, rows, language)):
-        new = e.seq > since and e.seq > 0 and not (e.seat == seat and not e.automatic)
-        lines.append((LogLine(e.seq, e.seat, bool(e.automatic),
-                              json.loads(e.action_json) if new else None),
+    # the database's own tuples, 80 of them a page: a JSON column is decoded only where read
+    rows = LOG_LINES_OF.tuples(game.id)
+    stored = [_Stored(seq, summary, json.loads(summaries) if language != "en" and summaries
+                      else None) for seq, _seat, _auto, _action, summary, summaries in rows]
+    for (seq, by, automatic, action, _s, _l), text in zip(rows, log_lines.texts(game, stored,
+                                                                                language)):
+        new = seq > since and seq > 0 and not (by == seat and not automatic)
+        lines.append((LogLine(seq, by, bool(automatic), json.loads(action) if new else None),
                       fill_names(text, names), new))
     return lines
 
