@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
+from jinja2 import pass_eval_context
+from markupsafe import Markup
 
 from ..present import seat as seat_view
-from ..games.base import LANGUAGES, TRANSLATION_DIRECTORIES, current_language, set_language
+from ..games.base import (LANGUAGES, TRANSLATION_DIRECTORIES, _, current_language,
+                          set_language)
 from ..play.keys import keys
 
 COOKIE = "pbem_lang"
@@ -45,6 +48,16 @@ def _template_ngettext(singular: str, plural: str, num: int) -> str:
     return _catalogue(current_language()).ngettext(singular, plural, num)
 
 
+@pass_eval_context
+def _template_gettext(eval_ctx, message: str, **variables) -> str:
+    """`_("...", name=...)` in a template, as Jinja's newstyle gettext does it (the message
+    is always a format string; in an autoescaped template the variables are escaped into
+    it) but in one call: Jinja's own `_` calls through the context three times, and a page
+    says `_` seventy times."""
+    text = _(message)
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+
 def init_app(app: Flask) -> None:
     # pbem's own catalogue and each game's, merged (relative to the pbem package). Flask-Babel
     # lets a later folder override an earlier one, so pbem's own goes last: it wins, as it
@@ -66,6 +79,7 @@ def init_app(app: Flask) -> None:
     from ..present import gettext
     app.jinja_env.install_gettext_callables(gettext=gettext, ngettext=_template_ngettext,
                                             newstyle=True)
+    app.jinja_env.globals["_"] = _template_gettext
 
     @app.before_request
     def speak():
