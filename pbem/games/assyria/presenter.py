@@ -298,6 +298,16 @@ class AssyriaPresenter(Presenter):
                 "height": round(height + 2, 1), "size": SIZE}
 
     @staticmethod
+    def named(group: str, key: str) -> str:
+        """A thing of the game (`group`: food, region, colour, dignitary, phase) by its name in
+        the language being spoken; the view keeps the English keys."""
+        return words()[group].get(key, key)
+
+    @staticmethod
+    def roman(reign: int) -> str:
+        return {1: "I", 2: "II", 3: "III"}.get(reign, str(reign))
+
+    @staticmethod
     def disc(seat: int, view: dict, label: str = "") -> Markup:
         """A seat's disc in its colour (a call, not a macro: a page shows dozens), read out
         by its colour's name."""
