@@ -235,8 +235,8 @@ def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> Cho
     """Each legal action as a Choice (taps, and on demand its form value and label)."""
     def labeller(action):
         return presenter.label(action, view) or label(action)
-    return Choices((Choice(a, presenter.taps(a, view), labeller) for a in actions),
-                   presenter, view)
+    taps = presenter.taps
+    return Choices([Choice(a, taps(a, view), labeller) for a in actions], presenter, view)
 
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")
@@ -246,6 +246,13 @@ def fill_names(text: str, names: list[str]) -> str:
     """Put the players' names where a rules engine wrote {p0}, {p1}, ..."""
     if "{p" not in text:
         return text
+    return _filled(text, tuple(names))
+
+
+@functools.lru_cache(maxsize=4096)
+def _filled(text: str, names: tuple[str, ...]) -> str:
+    """A log line with its names: the same 80 lines make every page of a game (about 10 µs
+    a line to fill again)."""
     def name(match):
         index = int(match.group(1))
         return names[index] if index < len(names) else match.group(0)

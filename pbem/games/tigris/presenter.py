@@ -186,14 +186,16 @@ class TigrisPresenter(Presenter):
     standing_now = staticmethod(standing_now)
 
     def taps(self, action: dict, view: dict) -> list[str]:
-        action = as_now(action)         # a game of rules version 1 or 2 says "color", "tiles"
         kind = action.get("type")
+        if kind == "place_tile":        # most of a turn's ~400 actions: said at once
+            at = action["at"]           # (rules version 1 and 2 say "color")
+            colour = action["colour"] if "colour" in action else action["color"]
+            return [f"hand:{colour}", f"sq:{at[0]}-{at[1]}"]
+        action = as_now(action)         # a game of rules version 1 or 2 says "tiles"
         if kind in ("place_leader", "move_leader"):
             return [f"leader:{action['leader']}", sq(action["at"])]
         if kind == "withdraw_leader":
             return [f"leader:{action['leader']}", "supply"]
-        if kind == "place_tile":
-            return [f"hand:{action['colour']}", sq(action["at"])]
         if kind == "place_catastrophe":
             return ["catastrophe", sq(action["at"])]
         if kind == "swap":
