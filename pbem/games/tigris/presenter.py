@@ -141,19 +141,38 @@ def ground_squares(terrain: tuple, river: str, land: str) -> tuple[dict, ...]:
     """Every square as it is when empty — where it is, its name ("F7, river": what a screen
     reader says), its ground, its tap token — built once per board and language: most squares
     of every page are empty. Read only."""
-    return tuple({"r": r, "c": c, "x": MARGIN + c * CELL, "y": MARGIN + r * CELL,
-                  "label": square_label((r, c)), "title": square_label((r, c)),
-                  "name": f"{square_label((r, c))}, {river if ground == '~' else land}",
-                  "river": ground == "~", "framed": ground == "C",
-                  "tile": None, "leader": None, "treasure": None, "catastrophe": False,
-                  "unification": False, "fighting": False, "token": sq((r, c)), "mine": False}
-                 for r, row in enumerate(terrain) for c, ground in enumerate(row))
+    squares = tuple({"r": r, "c": c, "x": MARGIN + c * CELL, "y": MARGIN + r * CELL,
+                     "label": square_label((r, c)), "title": square_label((r, c)),
+                     "name": f"{square_label((r, c))}, {river if ground == '~' else land}",
+                     "river": ground == "~", "framed": ground == "C",
+                     "tile": None, "leader": None, "treasure": None, "catastrophe": False,
+                     "unification": False, "fighting": False, "token": sq((r, c)),
+                     "mine": False}
+                    for r, row in enumerate(terrain) for c, ground in enumerate(row))
+    for s in squares:               # an empty square's tap target, drawn once too
+        s["target"] = target(s)
+    return squares
+
+
+def target(s: dict, own: str = "") -> str:
+    """A square's tap target, named by its square ("F7, river"), with what stands on it."""
+    title = f"<title>{escape(s['title'])}</title>" if s["title"] != s["label"] else ""
+    return (f'<use href="#tg-target" x="{s["x"]}" y="{s["y"]}"{own} data-tap="{s["token"]}" '
+            f'role="img" aria-label="{escape(s["name"])}">{title}</use>')
 
 
 @functools.lru_cache(maxsize=4)
 def river_path(river: tuple) -> str:
     return "".join(f"M{MARGIN + (i % COLS) * CELL} {MARGIN + (i // COLS) * CELL}"
                    f"h{CELL}v{CELL}h-{CELL}z" for i, on in enumerate(river) if on)
+
+
+@functools.lru_cache(maxsize=4)
+def frames(terrain: tuple) -> Markup:
+    """The frames of the squares whose treasure is taken first: the same on every page."""
+    return Markup("".join(f'<use href="#tg-frame" x="{MARGIN + c * CELL}" y="{MARGIN + r * CELL}"/>'
+                          for r, row in enumerate(terrain) for c, ground in enumerate(row)
+                          if ground == "C"))
 
 
 class TigrisPresenter(Presenter):
@@ -341,8 +360,13 @@ class TigrisPresenter(Presenter):
                 "tile": tile, "leader": leader, "treasure": treasures.get(at),
                 "catastrophe": at in catastrophes, "unification": at == unification,
                 "fighting": at in fighting,
-                "token": f"leader:{leader['leader']}" if mine else base["token"], "mine": mine}
+                "token": f"leader:{leader['leader']}" if mine else base["token"], "mine": mine,
+                "target": None}
         return out
+
+    @staticmethod
+    def frames(view: dict) -> Markup:
+        return frames(tuple(view["terrain"]))
 
     @staticmethod
     def river_path(squares: list[dict]) -> str:
@@ -356,13 +380,14 @@ class TigrisPresenter(Presenter):
         does next (`data-then`)."""
         out = []
         for s in squares:
+            if s["target"] is not None:         # an empty square's, built with the ground
+                out.append(s["target"])
+                continue
             own = ""
             if s["mine"]:
                 then = self.then_label(s["token"], view or {}) or ""
                 own = f' class="tg-own" data-then="{escape(then)}"'
-            title = f"<title>{escape(s['title'])}</title>" if s["title"] != s["label"] else ""
-            out.append(f'<use href="#tg-target" x="{s["x"]}" y="{s["y"]}"{own} '
-                       f'data-tap="{s["token"]}" role="img" aria-label="{escape(s["name"])}">{title}</use>')
+            out.append(target(s, own))
         return Markup("\n".join(out))
 
     @staticmethod
