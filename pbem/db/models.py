@@ -59,6 +59,12 @@ class Prepared:
         sql, params = self._params(values)
         return db.execute_sql(sql, params).fetchall()
 
+    def value(self, *values):
+        """The first column of the first row as the database gives it, or None: for a lookup
+        of one value on every page (no model instance built)."""
+        rows = self.tuples(*values)
+        return rows[0][0] if rows else None
+
     def first(self, *values):
         """The first row, or None. Every row is read, so no cursor is left half-way open (with
         SQLite an unfinished statement holds its read lock): give the query a limit."""

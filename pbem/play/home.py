@@ -152,8 +152,7 @@ def time_zone_of(address: str | None) -> str:
     """The time zone the address chose on its home page ("" for none)."""
     if not address or "@" not in address:
         return ""
-    found = TIME_ZONE_OF.first(address_key(address))
-    return found.time_zone if found is not None else ""
+    return TIME_ZONE_OF.value(address_key(address)) or ""
 
 
 TIME_ZONE_OF = Prepared(PlayerSettings, lambda address: PlayerSettings.select(

@@ -77,8 +77,7 @@ def game_log(game, seat, names, language, turn_start=None):
     did since this seat's previous turn (the events of seq 0 and the seat's own choices are
     never "new")."""
     turn_start = game.seq if turn_start is None else turn_start
-    last_own = LAST_OWN_CHOICE.first(game.id, seat, turn_start)
-    since = last_own.seq if last_own is not None else 0
+    since = LAST_OWN_CHOICE.value(game.id, seat, turn_start) or 0
     lines = []
     # the database's own tuples, 80 of them a page: a JSON column is decoded only where read
     rows = LOG_LINES_OF.tuples(game.id)
@@ -142,8 +141,7 @@ SEAT_LANGUAGE = Prepared(Seat, lambda game_id, index: Seat.select(Seat.language)
 
 def language_of(game_id: int, index: int) -> str | None:
     """The language a seat was invited in (None for an unknown seat)."""
-    seat = SEAT_LANGUAGE.first(game_id, index)
-    return seat.language if seat is not None else None
+    return SEAT_LANGUAGE.value(game_id, index)
 
 
 def home_entries(seats: list[Seat]) -> list[dict]:

@@ -2,7 +2,7 @@
 depend on has moved.
 
 Their validator (a weak ETag) is a digest of everything the answer is read from, never of the
-answer itself: what pbem/present/freshness.py reads (the game's row and state, the seats', the
+answer itself: what pbem/present/freshness.py reads (the game's row, the seats', the
 link's, the table talk, the seats' addresses' settings, days away and opt-outs, the minute),
 the reader's language, the request's path and query, and the release and this process (new
 templates). A browser that sends it back gets 304; the same validator in this worker's cache

@@ -13,7 +13,7 @@ from flask import template_rendered
 
 import pytest
 
-from pbem.db.models import PlayerSettings
+from pbem.db.models import Game, PlayerSettings
 from pbem.log import store
 from pbem.play import creation, links, talk
 from tests.conftest import a_move, play_at_random
@@ -107,7 +107,8 @@ def test_a_turn_read_again_is_not_rendered_again_and_never_anothers(app, client,
     assert client.get(prefix + ann).data == first.data
 
 
-@pytest.mark.parametrize("change", ["move", "talk", "time zone", "language", "a minute"])
+@pytest.mark.parametrize("change", ["move", "talk", "time zone", "language", "a minute",
+                                    "another history"])
 def test_whatever_a_turn_reads_changes_its_tag(app, client, change, still, monkeypatch):
     game, _ = creation.create_game("tigris", PLAYERS, seed=3)
     ann = seat_links(app, game)[0]
@@ -123,6 +124,8 @@ def test_whatever_a_turn_reads_changes_its_tag(app, client, change, still, monke
         ann = seat_links(app, game)[0] if seat == 0 else ann
     elif change == "talk":
         talk.post(game.id, 1, "hello")
+    elif change == "another history":   # a restore: the same seq, reached by another chain
+        Game.update(head_hash="0" * 64).where(Game.id == game.id).execute()
     elif change == "time zone":
         PlayerSettings.create(email="ann@example.org", time_zone="Europe/Budapest")
     elif change == "a minute":            # the clocks say how long a seat has waited
