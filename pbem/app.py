@@ -47,7 +47,10 @@ def create_app(config: dict | None = None) -> Flask:
     settings = settings_module.from_environment()
     settings.update(config or {})
     app = Flask(__name__, template_folder=str(package.folder("templates")))
-    app.jinja_options = {**app.jinja_options, "bytecode_cache": COMPILED_TEMPLATES}
+    # every template kept for good (a few dozen): Jinja's default LRU of 400 pays an O(n)
+    # deque removal under a lock on each lookup, and a page looks templates up ten times
+    app.jinja_options = {**app.jinja_options, "bytecode_cache": COMPILED_TEMPLATES,
+                         "cache_size": -1}
     _game_files(app)
     app.config.update(settings)
     _require_secret_key(app)
