@@ -365,6 +365,18 @@ class TigrisPresenter(Presenter):
         return out
 
     @staticmethod
+    def who(names: list, seat):
+        """A seat's name where the page has the names, else its number."""
+        return names[seat] if names and seat is not None and seat < len(names) else seat
+
+    @staticmethod
+    def dynasty_badge(dynasty: str) -> Markup:
+        """A dynasty's symbol, named by its title."""
+        return Markup(f'<span class="tg-dyn" title="{escape(dynasty_name(dynasty))}"><svg '
+                      f'viewBox="0 0 20 20" aria-hidden="true"><use href="#tg-{escape(dynasty)}"/>'
+                      f'</svg></span>')
+
+    @staticmethod
     def frames(view: dict) -> Markup:
         return frames(tuple(view["terrain"]))
 
