@@ -18,7 +18,9 @@ line and leaves out the 1 s lines (about 6 minutes on the shared machine).
 PBEM_BENCH_BOTS_GAMES=n plays every line, 2 and 3 players, n games a line at 0.2 s and n/2 at
 1 s (n=2: about 10 minutes a game on the shared machine); PBEM_BENCH_BOTS_ONLY=assyria,tigris
 measures only those games, PBEM_BENCH_BOTS_LINES=PIMC,greedy only the lines whose name holds
-one of those words, PBEM_BENCH_BOTS_PLAYERS=2,4 those player counts.
+one of those words, PBEM_BENCH_BOTS_PLAYERS=2,4 those player counts, PBEM_BENCH_BOTS_SEED=n
+plays seeds n, n+1, ... rather than 0, 1, ... (more games for a line without playing the same
+ones again: the bots' budgets are iterations, so a seed's game comes out the same).
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ QUICK_BUDGET = {"iterations": 3, "seconds": 0.02}     # quick mode: a bot's budg
 ONLY = [name for name in os.environ.get("PBEM_BENCH_BOTS_ONLY", "").split(",") if name]
 LINES = [word for word in os.environ.get("PBEM_BENCH_BOTS_LINES", "").split(",") if word]
 PLAYERS = [int(n) for n in os.environ.get("PBEM_BENCH_BOTS_PLAYERS", "").split(",") if n]
+FIRST_SEED = int(os.environ.get("PBEM_BENCH_BOTS_SEED", 0))
 
 
 @dataclass
@@ -234,7 +237,7 @@ def main() -> None:
                 if LINES and not any(word in name for word in LINES):
                     continue
                 tally, started = Tally(), time.perf_counter()
-                for seed in range(count):
+                for seed in range(FIRST_SEED, FIRST_SEED + count):
                     play_game(rules, players, seed, hero, others, tally)
                 if tally.longest:
                     tally.yardstick = random_length
