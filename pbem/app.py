@@ -5,6 +5,7 @@ import logging
 
 import peewee as pw
 from flask import Flask, current_app, request
+from flask.sessions import SessionInterface
 from jinja2 import BytecodeCache
 
 from . import config as settings_module
@@ -65,6 +66,7 @@ def create_app(config: dict | None = None) -> Flask:
     _database_per_request(app)
     i18n.init_app(app)
     _security_headers(app)
+    app.session_interface = _NoSessions()
     _compressed(app)
     _signup_settings(app)
 
@@ -150,6 +152,18 @@ def _database_per_request(app: Flask) -> None:
         # Every request ends its transaction, whatever happened in it: after a failure the
         # connection is dropped and the next request opens a fresh one.
         end_request(exc)
+
+
+class _NoSessions(SessionInterface):
+    """pbem keeps no session: a signed link or a home link is a visitor's only identity, and
+    nothing is ever stored in a cookie session. Flask's own interface built a signing
+    serializer on every request to read a cookie that never exists."""
+
+    def open_session(self, app, request):
+        return self.make_null_session(app)
+
+    def save_session(self, app, session, response):
+        return None
 
 
 def _security_headers(app: Flask) -> None:
