@@ -8,6 +8,7 @@ import flask_babel
 from flask import Flask, abort, current_app, request
 
 from ..errors import Refusal
+from . import kept_parts
 from ..present.titles import game_name, title_of
 
 
@@ -40,6 +41,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_error_handler(Refusal, refusal_page)
 
     app.add_template_filter(title_of)
+    kept_parts.init_app(app)
 
     @app.context_processor
     def language_switch():
