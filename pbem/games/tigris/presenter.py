@@ -508,5 +508,16 @@ class TigrisPresenter(Presenter):
     def score_line(self, points: dict) -> list[tuple[str, int]]:
         return [(c, points.get(c, 0)) for c in COLORS]
 
+    @staticmethod
+    def by_colour(counts: dict) -> Markup:
+        """A count for each colour (points, tiles out of the game), each in its colour and
+        read out by its colour's name."""
+        out = []
+        for c in COLORS:
+            name = escape(colour_name(c))
+            out.append(f'<span class="tg-pt tg-{c}" title="{name}"><span class="tg-sr">{name} '
+                       f'</span>{escape(counts.get(c, 0))}</span>')
+        return Markup("".join(out))
+
 
 presenter = TigrisPresenter()
