@@ -370,6 +370,33 @@ class TigrisCardsPresenter(Presenter):
                            f'height="13" pointer-events="none"/>')
         return Markup("\n".join(out))
 
+    def leaders(self, t: dict, view: dict, names: list) -> Markup:
+        """The leaders on the table (`table(...)["leaders"]`), a conflict's two ringed. The
+        seat's own are tapped on their whole card: a card with a leader is never a place to
+        play on."""
+        out, half = [], CARD // 2
+        for ld in t["leaders"]:
+            x, y, token = ld["x"], ld["y"], ld["token"]
+            if ld.get("conflict"):
+                dashes = "5 3" if ld["conflict"] == "defender" else ""
+                out.append(f'<circle cx="{x}" cy="{y}" r="19" fill="none" stroke="#d50000" '
+                           f'stroke-width="3" stroke-dasharray="{dashes}" pointer-events="none"/>')
+            hit = ""
+            if token:
+                then = escape(self.then_label(token, view) or "")
+                hit = (f'<rect class="tc-hit" data-tap="{escape(token)}" data-then="{then}" '
+                       f'role="img" aria-label="{escape(ld["name"])}" x="{x - half}" '
+                       f'y="{y - half}" width="{CARD}" height="{CARD}" rx="5" '
+                       f'fill="transparent"/>')
+            title = escape(f'{Words.player(names, ld["seat"])}: {Words.leader(ld["colour"])}')
+            quiet = "" if token else ' pointer-events="none"'     # only your own are tapped
+            out.append(f'<g class="tc-leader"{quiet}>'
+                       f'<circle cx="{x}" cy="{y}" r="14" fill="{FILL[ld["colour"]]}" '
+                       f'stroke="#fff" stroke-width="2.5"/>\n<use href="#tc-d-{ld["dynasty"]}" '
+                       f'x="{x - 10}" y="{y - 10}" width="20" height="20" pointer-events="none"/>\n'
+                       f'{hit}<title>{title}</title></g>')
+        return Markup("\n".join(out))
+
     def _cell(self, slot: dict, x: int, y: int, at: dict, seat, leaders: list) -> dict:
         cell = {"x": x, "y": y, "token": place_token(at),
                 "star": bool(slot.get("treasure_star")),
