@@ -331,6 +331,59 @@ class AssyriaPresenter(Presenter):
         at = [int(n) for n in token[4:].split(",")]
         return _("Feed the hut on %(where)s with %(card)s", where=where(view, at), card="%s")
 
+    def offerings(self, view: dict, taps) -> Markup:
+        """The offering track: each space's multiplier and the discs on it; a space the seat
+        may move to now is tapped."""
+        out = []
+        for pos, mult in enumerate(self.offering_track):
+            token = f"offer:{pos}"
+            tapped = f' data-tap="{token}"' if token in taps else ""
+            discs = "".join(self.disc(s, view) for s in range(view["players"])
+                            if view["seats"][s]["offering"] == pos)
+            where = escape(_("Offering track, space %(n)s:", n=pos))
+            out.append(f'<div class="space"{tapped}><span class="asy-sr">{where} </span>'
+                       f'<span class="mult">×{mult}</span>\n<span class="discs">{discs}</span>'
+                       f'</div>')
+        return Markup("\n".join(out))
+
+    def camel_track(self, view: dict) -> Markup:
+        """The camel track: each count with the discs of the seats that hold it."""
+        on = {}
+        for s in range(view["players"]):
+            on.setdefault(view["seats"][s]["camels"], []).append(self.disc(s, view))
+        return Markup("\n".join(
+            f'<div class="space"><span class="mult">{pos}</span><span class="discs">'
+            f'{"".join(on.get(pos, ()))}</span></div>' for pos in range(self.max_camels + 1)))
+
+    @staticmethod
+    def rings(lay: dict, marks) -> Markup:
+        """The hexes and well sites the others played on since the seat's last turn."""
+        return Markup("".join(
+            [f'<polygon class="asy-last" points="{h["points"]}"/>'
+             for h in lay["hexes"] if h["token"] in marks] +
+            [f'<circle class="asy-last" cx="{w["x"]}" cy="{w["y"]}" r="9"/>'
+             for w in lay["wells"] if w["token"] in marks]))
+
+    def wells(self, lay: dict, view: dict, tapset) -> Markup:
+        """Every well site: a well built, a site the seat may build on now (tapped), or a dot."""
+        out = []
+        for w in lay["wells"]:
+            x, y = w["x"], w["y"]
+            if w["built"]:
+                out.append(f'<circle class="well" cx="{x}" cy="{y}" r="6" fill="#9ba3ab" '
+                           f'stroke="#333" stroke-width="1.4"><title>{escape(_("well"))}</title>'
+                           f'</circle>')
+            elif w["token"] in tapset:
+                out.append(f'<circle class="well-site" data-tap="{w["token"]}" role="img" '
+                           f'aria-label="{escape(self.well_name(view, w["i"]))}" cx="{x}" '
+                           f'cy="{y}" r="12" fill="#ffffff" fill-opacity=".75" stroke="#555" '
+                           f'stroke-width="1.5"><title>{escape(_("Build a well here"))}</title>'
+                           f'</circle>')
+            else:
+                out.append(f'<circle cx="{x}" cy="{y}" r="2.2" fill="#fff" fill-opacity=".55" '
+                           f'stroke="none" pointer-events="none"/>')
+        return Markup("\n".join(out))
+
     @staticmethod
     def well_name(view: dict, site: int) -> str:
         """"The well site between 1,0, 2,0 and 1,1"."""
