@@ -370,6 +370,59 @@ class TigrisCardsPresenter(Presenter):
                            f'height="13" pointer-events="none"/>')
         return Markup("\n".join(out))
 
+    @staticmethod
+    def places(t: dict) -> Markup:
+        """The empty places a card may go: the gaps between columns, the columns' ends."""
+        box = (f'width="{CARD}" height="{CARD}" rx="5" fill="#efe6d2" stroke="#b9a88a" '
+               f'stroke-width="1.2" stroke-dasharray="3 3"')
+        out = [f'<rect class="tc-empty" data-tap="{g["token"]}" role="img" '
+               f'aria-label="{escape(g["name"])}" x="{g["x"]}" y="{g["y"]}" {box}><title>'
+               f'{escape(_("Between columns %(a)s and %(b)s", a=g["gap"] + 1, b=g["gap"] + 2))}'
+               f'</title></rect>' for g in t["empty_gaps"]]
+        for e in t["ends"]:
+            x, y = e["x"], e["y"]
+            out.append(f'<rect class="tc-empty" data-tap="{e["token"]}" role="img" '
+                       f'aria-label="{escape(e["name"])}" x="{x}" y="{y}" {box}><title>'
+                       f'{escape(_("Column %(n)s", n=e["column"] + 1))}</title></rect>\n'
+                       f'<path d="M{x + 20} {y + 14} v12 M{x + 14} {y + 20} h12" stroke="#b9a88a" '
+                       f'stroke-width="2" pointer-events="none"/>')
+        return Markup("".join(out))
+
+    @staticmethod
+    def rings(t: dict, marks) -> Markup:
+        """The cards the others played since the seat's last turn."""
+        return Markup("".join(
+            f'<rect class="tc-last" x="{c["x"] - 2}" y="{c["y"] - 2}" width="{CARD + 4}" '
+            f'height="{CARD + 4}" rx="7"/>' for c in t["cells"] if c["token"] in marks))
+
+    @staticmethod
+    def piles(t: dict, view: dict, seat, names: list) -> Markup:
+        """Each player's victory pile: its size, its top card, whose it is (the seat's own
+        framed, the active player's lit)."""
+        out = []
+        for p in t["piles"]:
+            x, y, w, top, mine = p["x"], p["y"], p["w"], p["top"], seat == p["seat"]
+            lit = "#fff8e6" if view.get("active") == p["seat"] and not view.get("over") \
+                else "#f8f3e7"
+            name = Words.player(names, p["seat"])
+            short = name if len(name) <= 14 else name[:8] + "…"    # Jinja's truncate(9)
+            title = _("%(n)s cards in the victory pile", n=p["size"])
+            icon = (f'<use href="#tc-i-{top}" x="{x + w - 27}" y="{y + 12}" width="18" '
+                    f'height="18"/>') if top else ""
+            out.append(
+                f'<g pointer-events="none"><rect x="{x}" y="{y}" width="{w}" height="42" rx="6" '
+                f'fill="{lit}" stroke="{"#1b5e8c" if mine else "#cbbd9f"}" '
+                f'stroke-width="{2 if mine else 1}"/>\n<circle cx="{x + 12}" cy="{y + 13}" r="9" '
+                f'fill="#555"/><use href="#tc-d-{p["dynasty"]}" x="{x + 5}" y="{y + 6}" '
+                f'width="14" height="14"/>\n<rect x="{x + w - 30}" y="{y + 5}" width="24" '
+                f'height="32" rx="3" fill="{FILL[top] if top else "#efe6d2"}" stroke="#00000055" '
+                f'stroke-dasharray="{"" if top else "2 2"}"/>\n{icon}<text x="{x + w - 34}" '
+                f'y="{y + 26}" font-size="14" font-weight="700" text-anchor="end" '
+                f'fill="#1d2330">{p["size"]}</text>\n<text x="{x + 5}" y="{y + 37}" '
+                f'font-size="10" fill="#1d2330">{escape(short)}</text>\n<title>{escape(name)}: '
+                f'{escape(title)}</title></g>')
+        return Markup("\n".join(out))
+
     def leaders(self, t: dict, view: dict, names: list) -> Markup:
         """The leaders on the table (`table(...)["leaders"]`), a conflict's two ringed. The
         seat's own are tapped on their whole card: a card with a leader is never a place to
