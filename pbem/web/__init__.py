@@ -8,7 +8,7 @@ import flask_babel
 from flask import Flask, abort, current_app, request
 
 from ..errors import Refusal
-from . import kept_parts
+from . import kept_parts, log_items
 from ..present.titles import game_name, title_of
 
 
@@ -42,6 +42,7 @@ def register_blueprints(app: Flask) -> None:
 
     app.add_template_filter(title_of)
     kept_parts.init_app(app)
+    log_items.init_app(app)
 
     @app.context_processor
     def language_switch():
