@@ -40,6 +40,11 @@ def sq(at) -> str:
     return f"sq:{at[0]}-{at[1]}"
 
 
+# a tile's two taps, made once: a turn offers ~400 of them
+SQUARE_TAPS = tuple(tuple(sq((r, c)) for c in range(COLS)) for r in range(ROWS))
+TILE_TAPS = {c: f"hand:{c}" for c in COLORS}
+
+
 def square_label(at) -> str:
     """"B5" for the square at [row, column]."""
     return label(from_rc(at))
@@ -209,7 +214,7 @@ class TigrisPresenter(Presenter):
         if kind == "place_tile":        # most of a turn's ~400 actions: said at once
             at = action["at"]           # (rules version 1 and 2 say "color")
             colour = action["colour"] if "colour" in action else action["color"]
-            return [f"hand:{colour}", f"sq:{at[0]}-{at[1]}"]
+            return [TILE_TAPS[colour], SQUARE_TAPS[at[0]][at[1]]]
         action = as_now(action)         # a game of rules version 1 or 2 says "tiles"
         if kind in ("place_leader", "move_leader"):
             return [f"leader:{action['leader']}", sq(action["at"])]
