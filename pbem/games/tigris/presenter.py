@@ -513,6 +513,34 @@ class TigrisPresenter(Presenter):
     def score_line(self, points: dict) -> list[tuple[str, int]]:
         return [(c, points.get(c, 0)) for c in COLORS]
 
+    def tile_buttons(self, view: dict) -> Markup:
+        """The seat's tiles behind its screen, a button a colour it holds."""
+        out = []
+        for c in COLORS:
+            if view["hand"].get(c):
+                kind = escape(kind_name(c))
+                then = escape(self.then_label(f"hand:{c}", view) or "")
+                out.append(f'<button type="button" class="tg-piece tg-tile tg-{c}" '
+                           f'data-tap="hand:{c}" data-then="{then}" title="{kind}"><svg '
+                           f'viewBox="0 0 20 20" aria-hidden="true"><use href="#tg-{c}"/></svg>'
+                           f'<span class="tg-sr">{escape(colour_name(c))} {kind}: </span>'
+                           f'<span>{view["hand"][c]}</span></button>')
+        return Markup("\n".join(out))
+
+    def leader_buttons(self, view: dict, me: dict) -> Markup:
+        """The seat's leaders in its supply, a button each."""
+        out = []
+        for name in LEADER_ORDER:
+            if name in me["leaders_in_supply"]:
+                title = escape(leader_name(name))
+                then = escape(self.then_label(f"leader:{name}", view) or "")
+                out.append(f'<button type="button" class="tg-piece tg-leader '
+                           f'tg-{LEADER_COLORS[name]}" data-tap="leader:{name}" '
+                           f'data-then="{then}" title="{title}"><svg viewBox="0 0 20 20" '
+                           f'aria-hidden="true"><use href="#tg-{escape(me["dynasty"])}"/></svg>'
+                           f'<span class="tg-sr">{title}</span></button>')
+        return Markup("\n".join(out))
+
     @staticmethod
     def by_colour(counts: dict) -> Markup:
         """A count for each colour (points, tiles out of the game), each in its colour and
