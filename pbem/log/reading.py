@@ -45,7 +45,7 @@ def get_game(game_id) -> Game:
 
 def seats_of(game: Game) -> list[Seat]:
     """The game's seats in seat order: one query that a page can share among all it shows."""
-    return list(SEATS_OF_GAME(game.id))
+    return SEATS_OF_GAME.models(game.id)
 
 
 def names_of(game: Game, seats: list[Seat] | None = None) -> list[str]:
