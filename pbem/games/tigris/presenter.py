@@ -173,7 +173,7 @@ def river_path(river: tuple) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def frames(terrain: tuple) -> Markup:
+def framed_squares(terrain: tuple) -> Markup:
     """The frames of the squares whose treasure is taken first: the same on every page."""
     return Markup("".join(f'<use href="#tg-frame" x="{MARGIN + c * CELL}" y="{MARGIN + r * CELL}"/>'
                           for r, row in enumerate(terrain) for c, ground in enumerate(row)
@@ -383,7 +383,7 @@ class TigrisPresenter(Presenter):
 
     @staticmethod
     def frames(view: dict) -> Markup:
-        return frames(tuple(view["terrain"]))
+        return framed_squares(tuple(view["terrain"]))
 
     @staticmethod
     def river_path(squares: list[dict]) -> str:
