@@ -178,54 +178,91 @@ class Choice:
         return self._label
 
 
-class Choices(list):
-    """The seat's choices, with what the page needs about all of them at once."""
+class Choices:
+    """The seat's choices, with what the page needs about all of them at once. A Tigris turn
+    offers ~400 actions and its page lists none of them (it asks for the piece first): the
+    Choice objects are made only for the actions a page reads (`buttons`, a group, a list),
+    the tree and the tokens come from the taps alone."""
 
-    def __init__(self, items, presenter: Presenter, view: dict):
-        super().__init__(items)
+    def __init__(self, actions: list[dict], taps: list[list[str]], presenter: Presenter,
+                 view: dict, labeller):
         self.presenter, self.view = presenter, view
-        self.buttons, self.tapped = [], []
-        self.groups: dict[str, list[Choice]] = {}       # first tap -> the actions it starts
-        for c in self:
-            if c.taps:
-                self.tapped.append(c)
-                self.groups.setdefault(c.taps[0], []).append(c)
+        self._actions, self._taps, self._labeller = actions, taps, labeller
+        self._made: list[Choice | None] = [None] * len(actions)
+        self.firsts: dict[str, list[int]] = {}      # first tap -> the actions it starts
+        plain = []
+        for index, tapped in enumerate(taps):
+            if tapped:
+                self.firsts.setdefault(tapped[0], []).append(index)
             else:
-                self.buttons.append(c)
+                plain.append(index)
+        self.buttons = [self.choice(index) for index in plain]
+        self.tapping = len(actions) - len(plain)    # how many actions are tapped
+
+    def choice(self, index: int) -> Choice:
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = Choice(self._actions[index], self._taps[index],
+                                              self._labeller)
+        return made
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def __getitem__(self, index: int) -> Choice:
+        return self.choice(range(len(self._actions))[index])
+
+    def __iter__(self):
+        return map(self.choice, range(len(self._actions)))
+
+    @functools.cached_property
+    def tapped(self) -> list[Choice]:
+        """The actions chosen by taps, in the engine's order."""
+        return [self.choice(index) for index, taps in enumerate(self._taps) if taps]
+
+    @functools.cached_property
+    def groups(self) -> dict[str, list[Choice]]:
+        """Each first tap with the actions it starts."""
+        return {first: [self.choice(index) for index in group]
+                for first, group in self.firsts.items()}
 
     @functools.cached_property
     def tokens(self) -> set[str]:
         """Every token some legal action taps."""
-        return {t for c in self.tapped for t in c.taps}
+        return set().union(*self._taps)
 
     def tree(self) -> dict[str, list[str]]:
         """For turn.js: each first tap with the rest of every action it starts — compact
         where a list of actions would be ~100 KB ({"hand:red": ["sq:3-4", ...]})."""
-        return {first: [" ".join(c.taps[1:]) for c in group]
-                for first, group in self.groups.items()}
+        taps = self._taps
+        return {first: [" ".join(taps[index][1:]) for index in group]
+                for first, group in self.firsts.items()}
 
     def two_steps(self) -> bool:
         """Too many actions for one list, and grouping by the first tap (the piece) makes
         real groups: without JavaScript the player picks the piece, then the place."""
-        return len(self.tapped) > LIST_LIMIT and len(self.groups) < len(self.tapped) / 2
+        return self.tapping > LIST_LIMIT and len(self.firsts) < self.tapping / 2
 
     def picks(self) -> list[tuple[str, str]]:
         """Each first tap with its words ("Place a temple…")."""
         out = []
-        for token, group in self.groups.items():
+        for token, group in self.firsts.items():
             words = self.presenter.pick_label(token, self.view)
-            out.append((token, words or (group[0].label if len(group) == 1 else token)))
+            if not words:
+                words = self.choice(group[0]).label if len(group) == 1 else token
+            out.append((token, words))
         return out
 
     def listed(self, pick: str | None) -> list[Choice]:
         """The no-JS list: the actions the picked piece starts, or all of them when short."""
         if pick is not None:
-            return self.groups.get(pick, [])
+            return [self.choice(index) for index in self.firsts.get(pick, [])]
         return [] if self.two_steps() else self.tapped
 
     def by_taps(self, taps: list[str]) -> Choice | None:
-        found = [c for c in self.groups.get(taps[0], []) if c.taps == taps] if taps else []
-        return found[0] if len(found) == 1 else None
+        found = [index for index in self.firsts.get(taps[0], []) if self._taps[index] == taps
+                 ] if taps else []
+        return self.choice(found[0]) if len(found) == 1 else None
 
 
 LIST_LIMIT = 40     # more tap actions than this: without JavaScript, two steps
@@ -236,7 +273,7 @@ def choices(presenter: Presenter, actions: list[dict], view: dict, label) -> Cho
     def labeller(action):
         return presenter.label(action, view) or label(action)
     taps = presenter.taps
-    return Choices([Choice(a, taps(a, view), labeller) for a in actions], presenter, view)
+    return Choices(actions, [taps(a, view) for a in actions], presenter, view, labeller)
 
 
 SEAT_NAME = re.compile(r"\{p(\d+)\}")

@@ -70,7 +70,7 @@ def page(game, seat, state=None, message=None, error=None, status=200, done=None
         presenter, payload["actions"], payload["view"],
         lambda a: present.fill_names(rules.describe(state, seat, a), names))
     pick = request.args.get("pick")
-    if pick is not None and pick not in choices.groups:
+    if pick is not None and pick not in choices.firsts:
         pick, status = None, 400
         error = _("That piece cannot be chosen now: choose again.")
     language = current_language()

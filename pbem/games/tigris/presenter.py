@@ -43,6 +43,7 @@ def sq(at) -> str:
 # a tile's two taps, made once: a turn offers ~400 of them
 SQUARE_TAPS = tuple(tuple(sq((r, c)) for c in range(COLS)) for r in range(ROWS))
 TILE_TAPS = {c: f"hand:{c}" for c in COLORS}
+LEADER_TAPS = {name: f"leader:{name}" for name in LEADERS.values()}
 
 
 def square_label(at) -> str:
@@ -161,9 +162,17 @@ def ground_squares(terrain: tuple, river: str, land: str) -> tuple[dict, ...]:
 
 def target(s: dict, own: str = "") -> str:
     """A square's tap target, named by its square ("F7, river"), with what stands on it."""
-    title = f"<title>{escape(s['title'])}</title>" if s["title"] != s["label"] else ""
-    return (f'<use href="#tg-target" x="{s["x"]}" y="{s["y"]}"{own} data-tap="{s["token"]}" '
-            f'role="img" aria-label="{escape(s["name"])}">{title}</use>')
+    return drawn_target(s["x"], s["y"], own, s["token"], s["title"], s["label"], s["name"])
+
+
+@functools.lru_cache(maxsize=8192)
+def drawn_target(x: int, y: int, own: str, token: str, title: str, label: str, name: str
+                 ) -> str:
+    """An occupied square's target: from one move to the next most of them are the same
+    (a mid-game board has ~60; kept per process, as the empty squares' are)."""
+    title = f"<title>{escape(title)}</title>" if title != label else ""
+    return (f'<use href="#tg-target" x="{x}" y="{y}"{own} data-tap="{token}" '
+            f'role="img" aria-label="{escape(name)}">{title}</use>')
 
 
 @functools.lru_cache(maxsize=4)
@@ -179,6 +188,42 @@ def framed_squares(terrain: tuple) -> Markup:
                           for r, row in enumerate(terrain) for c, ground in enumerate(row)
                           if ground == "C"))
 
+
+@functools.lru_cache(maxsize=8192)
+def drawn_pieces(x: int, y: int, tile: tuple | None, catastrophe: bool, framed: bool | None,
+                 unification: bool, leader: tuple | None, fighting: bool, mine: bool) -> str:
+    """What stands on one square: `tile` its colour and whether face down, `framed` None for
+    no treasure, `leader` its name, colour and dynasty. Most squares are the same from one
+    move to the next, so the drawings are kept per process."""
+    out = []
+    half = CELL / 2
+    if tile:
+        colour, face_down = tile
+        out.append(f'<use class="tg-down" href="#tg-t-down" x="{x}" y="{y}"/>' if face_down else
+                   f'<use class="tg-tile" href="#tg-t-{colour}" x="{x}" y="{y}"/>')
+    if catastrophe:
+        out.append(f'<use class="tg-catastrophe" href="#tg-t-catastrophe" x="{x}" y="{y}"/>')
+    if framed is not None:
+        out.append(f'<use class="tg-treasure{" tg-framed" if framed else ""}" '
+                   f'href="#tg-t-treasure{"-framed" if framed else ""}" x="{x}" y="{y}"/>')
+    if unification:
+        out.append(f'<g class="tg-unification"><circle cx="{x + half}" cy="{y + half}" '
+                   f'r="12" fill="#fff" stroke="#222" stroke-width="2"/><path d="M{x + 13} '
+                   f'{y + 20} H{x + 27} M{x + 20} {y + 13} V{y + 27}" stroke="#222" '
+                   f'stroke-width="3"/></g>')
+    if leader:
+        name, colour, dynasty = leader
+        if fighting:
+            out.append(f'<circle cx="{x + half}" cy="{y + half}" r="18.5" fill="none" '
+                       f'stroke="#e65100" stroke-width="3.5" stroke-dasharray="5 2.5"/>')
+        out.append(f'<circle class="tg-leader tg-{escape(name)}" '
+                   f'cx="{x + half}" cy="{y + half}" r="{14.5 if fighting else 15.5}" '
+                   f'fill="{FILL[colour]}" '
+                   f'stroke="{"#ffd54f" if mine else "#ffffff"}" '
+                   f'stroke-width="{3 if mine else 2}"></circle>')
+        out.append(f'<use href="#tg-{escape(dynasty)}" x="{x + 9}" y="{y + 9}" '
+                   f'width="22" height="22"/>')
+    return "\n".join(out)
 
 class TigrisPresenter(Presenter):
     name = "tigris"
@@ -215,9 +260,10 @@ class TigrisPresenter(Presenter):
             at = action["at"]           # (rules version 1 and 2 say "color")
             colour = action["colour"] if "colour" in action else action["color"]
             return [TILE_TAPS[colour], SQUARE_TAPS[at[0]][at[1]]]
+        if kind == "move_leader" or kind == "place_leader":     # the next most: ~120
+            at = action["at"]
+            return [LEADER_TAPS[action["leader"]], SQUARE_TAPS[at[0]][at[1]]]
         action = as_now(action)         # a game of rules version 1 or 2 says "tiles"
-        if kind in ("place_leader", "move_leader"):
-            return [f"leader:{action['leader']}", sq(action["at"])]
         if kind == "withdraw_leader":
             return [f"leader:{action['leader']}", "supply"]
         if kind == "place_catastrophe":
@@ -424,39 +470,15 @@ class TigrisPresenter(Presenter):
         leaders — built here like the targets: a template loop over them was half the time of
         drawing a board in mid-game."""
         out = []
-        half = CELL / 2
         for s in squares:
-            x, y = s["x"], s["y"]
             tile, treasure, leader = s["tile"], s["treasure"], s["leader"]
             if not (tile or s["catastrophe"] or treasure or s["unification"] or leader):
                 continue
-            if tile:
-                out.append(f'<use class="tg-down" href="#tg-t-down" x="{x}" y="{y}"/>'
-                           if tile["face_down"] else
-                           f'<use class="tg-tile" href="#tg-t-{tile["color"]}" x="{x}" y="{y}"/>')
-            if s["catastrophe"]:
-                out.append(f'<use class="tg-catastrophe" href="#tg-t-catastrophe" x="{x}" y="{y}"/>')
-            if treasure:
-                framed = treasure["corner"]
-                out.append(f'<use class="tg-treasure{" tg-framed" if framed else ""}" '
-                           f'href="#tg-t-treasure{"-framed" if framed else ""}" x="{x}" y="{y}"/>')
-            if s["unification"]:
-                out.append(f'<g class="tg-unification"><circle cx="{x + half}" cy="{y + half}" '
-                           f'r="12" fill="#fff" stroke="#222" stroke-width="2"/><path d="M{x + 13} '
-                           f'{y + 20} H{x + 27} M{x + 20} {y + 13} V{y + 27}" stroke="#222" '
-                           f'stroke-width="3"/></g>')
-            if leader:
-                fighting, mine = s["fighting"], s["mine"]
-                if fighting:
-                    out.append(f'<circle cx="{x + half}" cy="{y + half}" r="18.5" fill="none" '
-                               f'stroke="#e65100" stroke-width="3.5" stroke-dasharray="5 2.5"/>')
-                out.append(f'<circle class="tg-leader tg-{escape(leader["leader"])}" '
-                           f'cx="{x + half}" cy="{y + half}" r="{14.5 if fighting else 15.5}" '
-                           f'fill="{FILL[leader["color"]]}" '
-                           f'stroke="{"#ffd54f" if mine else "#ffffff"}" '
-                           f'stroke-width="{3 if mine else 2}"></circle>')
-                out.append(f'<use href="#tg-{escape(leader["dynasty"])}" x="{x + 9}" y="{y + 9}" '
-                           f'width="22" height="22"/>')
+            out.append(drawn_pieces(
+                s["x"], s["y"], tile and (tile["color"], tile["face_down"]), s["catastrophe"],
+                None if treasure is None else bool(treasure["corner"]), s["unification"],
+                leader and (leader["leader"], leader["color"], leader["dynasty"]),
+                s["fighting"], s["mine"]))
         return Markup("\n".join(out))
 
     def board_lines(self, view: dict, names=None, seat=None) -> list[str]:
