@@ -5,6 +5,7 @@ import logging
 
 import peewee as pw
 from flask import Flask, current_app, request
+from flask.templating import Environment
 from flask.sessions import SessionInterface
 from jinja2 import BytecodeCache
 
@@ -42,12 +43,29 @@ class _CompiledTemplates(BytecodeCache):
 
 
 COMPILED_TEMPLATES = _CompiledTemplates()
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _PageEnvironment(Environment):
+    """Flask's template environment, with `view.players` on a plain dict looked up as an item
+    at once. Jinja tries the attribute first and catches the AttributeError: the views are
+    dicts, and a turn page reads hundreds of their keys. The answer is the same: a plain
+    dict has no attribute but its methods, and those names still go to Jinja."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except (KeyError, TypeError):
+                pass
+        return super().getattr(obj, attribute)
 
 
 def create_app(config: dict | None = None) -> Flask:
     settings = settings_module.from_environment()
     settings.update(config or {})
     app = Flask(__name__, template_folder=str(package.folder("templates")))
+    app.jinja_environment = _PageEnvironment
     # every template kept for good (a few dozen): Jinja's default LRU of 400 pays an O(n)
     # deque removal under a lock on each lookup, and a page looks templates up ten times
     app.jinja_options = {**app.jinja_options, "bytecode_cache": COMPILED_TEMPLATES,
