@@ -83,7 +83,7 @@ LATEST = Prepared(Message, lambda game_id: Message.select().where(Message.game =
 def listing(game: Game, names: list[str] | None = None) -> list[dict]:
     """The game's latest messages, oldest first, as {"author", "text", "at"}."""
     names = _names(game) if names is None else names
-    latest = list(LATEST(game.id))
+    latest = LATEST.models(game.id)
     return [as_dict(m, names) for m in reversed(latest)]
 
 
