@@ -1,5 +1,6 @@
 """gunicorn settings for pbem, installed as /etc/pbem/gunicorn.conf.py (deploy/README.md):
 `gunicorn -c /etc/pbem/gunicorn.conf.py 'pbem.app:create_app()'`."""
+import gc
 import multiprocessing
 import os
 
@@ -23,3 +24,11 @@ errorlog = "-"
 loglevel = "info"
 # Turn, host and replay links carry their credential in the path: both logs redact it.
 logger_class = "pbem.logs.GunicornLogger"
+
+
+def post_worker_init(worker):
+    """Once a worker has built the app, what it is made of (modules, routes, catalogues: about
+    80,000 objects) lives as long as the worker: gc.freeze() takes it out of the garbage
+    collector's sight. Python's full collection would otherwise walk all of it again every
+    few hundred requests: about 0.3 ms a page on average (tests/bench/bench_pages.py)."""
+    gc.freeze()

@@ -33,10 +33,13 @@ def shipped(name: str) -> Path:
 
 
 def assigned_names(path: Path) -> dict[str, str]:
-    """The settings a gunicorn config file assigns at its top level, with their source text."""
+    """The settings a gunicorn config file assigns at its top level, with their source text,
+    and the server hooks it defines (gunicorn settings too: post_worker_init)."""
     tree = ast.parse(path.read_text(), str(path))
     found = {}
     for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            found[node.name] = ""
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):

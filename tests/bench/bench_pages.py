@@ -6,6 +6,7 @@ Run: python -m tests.bench bench_pages   (or `make bench`, which runs every benc
 """
 from __future__ import annotations
 
+import gc
 import gzip
 import http.client
 import random
@@ -151,6 +152,7 @@ def hammer(url: str, seconds: float = SECONDS) -> float:
 
 def run(url: str) -> None:
     app = create_app(settings(url))
+    gc.freeze()         # as a gunicorn worker does once it built the app (deploy/gunicorn.conf.py)
     client = app.test_client()
     rows = []
     with app.app_context():
@@ -162,6 +164,7 @@ def run(url: str) -> None:
                 rows.append([name, moves, path, *in_process(client, path)])
         rendered, kept = revalidated(client)
         db.close()
+    gc.unfreeze()
     env = {"PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
            "PBEM_BASE_URL": "http://pbem.bench", "PBEM_MAIL_PORT": str(free_port())}
     with Gunicorn(free_port(), env, workers=2, app="tests.bench.bench_wsgi:app") as server:
