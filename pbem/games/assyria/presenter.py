@@ -72,6 +72,26 @@ def corners(x: float, y: float, size: float) -> str:
     return " ".join(f"{x + size * math.cos(a):.1f},{y + size * math.sin(a):.1f}" for a in angles)
 
 
+@functools.lru_cache(maxsize=8)
+def ground(board: tuple, well_sites: tuple) -> tuple[tuple[dict, ...], tuple[dict, ...], float,
+                                                     float]:
+    """The map as every page of it draws it: each hex (q, r, food, region) placed, with its
+    token and corners; each well site's centre; the drawing's width and height."""
+    places = []
+    for q, r, food, region in board:
+        x, y = centre(q, r)
+        places.append({"token": hex_token((q, r)), "q": q, "r": r, "x": x, "y": y,
+                       "points": corners(x, y, SIZE - 1.2), "food": food, "region": region})
+    sites = []
+    for i, site in enumerate(well_sites):
+        points = [centre(*h) for h in site]
+        sites.append({"i": i, "token": f"well:{i}",
+                      "x": sum(p[0] for p in points) / 3, "y": sum(p[1] for p in points) / 3})
+    width = max(p["x"] for p in places) + SIZE
+    height = max(p["y"] for p in places) + ROOT3 / 2 * SIZE
+    return tuple(places), tuple(sites), round(width + 2, 1), round(height + 2, 1)
+
+
 def card_parts(kind: str) -> tuple[str, int]:
     """("grape", 2) for "grape-2"; ("joker", 1); ("plow", 1); ("played", 0)."""
     if "-" in kind:
@@ -139,6 +159,41 @@ def hex_title(h: dict) -> str:
     if h["zig"]:
         title += f" – {w['ziggurat']} ({w['colour'].get(h['zig']['colour'])}, {h['zig']['level']})"
     return title
+
+
+@functools.lru_cache(maxsize=4096)
+def drawn_hex(token: str, q: int, r: int, x: float, y: float, points: str, food: str,
+              region: str, title: str, said: str, hungry: str, hut: str | None,
+              zig: tuple | None) -> str:
+    """One hex of the map as a tap target (`hut`: its colour; `zig`: colour and level): most
+    hexes are the same from one move to the next, so the drawings are kept per process."""
+    out = []
+    out.append(f'<g class="hex{hungry}" data-tap="{token}" role="img" '
+               f'aria-label="{escape(title)}"{said}>\n'
+               f'<title>{escape(title)}</title>\n'
+               f'<polygon class="cell" points="{points}" '
+               f'fill="{REGION_FILL[region]}" stroke="#6b5a3a" stroke-width="1"/>')
+    if zig:
+        level = zig[1]
+        out.append(
+            f'<use href="#f-{food}" x="{x - 20}" y="{y - 15}" width="11" height="11"/>'
+            f'\n<g transform="translate({x},{y + 2})" fill="{SEAT_COLOURS[zig[0]]}"'
+            f' stroke="#222" stroke-width="1.2">\n<rect x="-13" y="3" width="26" height="9"'
+            f' rx="1"/>'
+            + ('<rect x="-9" y="-5" width="18" height="8" rx="1"/>' if level >= 2 else "")
+            + ('<rect x="-5" y="-12" width="10" height="7" rx="1"/>' if level >= 3 else "")
+            + f'\n<text y="10.5" font-size="8" font-weight="700" text-anchor="middle" '
+            f'fill="{SEAT_INK[zig[0]]}" stroke="none">{level}</text>\n</g>')
+    else:
+        out.append(f'<use href="#f-{food}" x="{x - 8}" y="{y - 17}" width="16" '
+                   f'height="16"/>')
+        if hut:
+            out.append(f'<use class="hut{hungry}" href="#hut" x="{x - 8}" y="{y + 1}" '
+                       f'width="16" height="16" fill="{SEAT_COLOURS[hut]}" '
+                       f'stroke="#222" stroke-width="1.2"/>')
+    out.append(f'<text class="asy-xy" x="{x}" y="{y + 18.6}">{q},{r}</text>\n'
+               f'</g>')
+    return "\n".join(out)
 
 
 class AssyriaPresenter(Presenter):
@@ -261,41 +316,32 @@ class AssyriaPresenter(Presenter):
 
     # ------------------------------------------------------------ the map's geometry
     def layout(self, view: dict) -> dict:
-        """Everything the SVG map draws, hex by hex, with coordinates."""
+        """Everything the SVG map draws, hex by hex, with coordinates: what lies on the map
+        (food, region, place, well sites) worked out once per map (`ground`), the huts and
+        ziggurats on it here."""
         huts = {tuple(h["hex"]): h["seat"] for h in view["huts"]}
         zigs = {tuple(z["hex"]): z for z in view["ziggurats"]}
         fed = {tuple(h) for h in view["fed"]}
         feeding = view["phase"] == "feed" and view["active"] is not None
         colours = view["colours"]
-        hexes, xs, ys = [], [], []
-        for cell in view["board"]:
-            q, r = cell["hex"]
-            x, y = centre(q, r)
-            xs.append(x)
-            ys.append(y)
-            hut = huts.get((q, r))
-            zig = zigs.get((q, r))
-            hexes.append({
-                "token": hex_token(cell["hex"]), "q": q, "r": r, "x": x, "y": y,
-                "points": corners(x, y, SIZE - 1.2), "food": cell["food"], "region": cell["region"],
-                "hut": None if hut is None else {
-                    "seat": hut, "colour": colours[hut],
-                    "hungry": feeding and hut == view["active"] and (q, r) not in fed},
-                "zig": None if zig is None else {"seat": zig["seat"], "level": zig["level"],
-                                                 "colour": colours[zig["seat"]]},
-            })
-        for h in hexes:
+        board, sites, width, height = ground(
+            tuple((*cell["hex"], cell["food"], cell["region"]) for cell in view["board"]),
+            tuple(tuple(map(tuple, site)) for site in view["well_sites"]))
+        hexes = []
+        for place in board:
+            at = (place["q"], place["r"])
+            hut, zig = huts.get(at), zigs.get(at)
+            h = {**place,
+                 "hut": None if hut is None else {
+                     "seat": hut, "colour": colours[hut],
+                     "hungry": feeding and hut == view["active"] and at not in fed},
+                 "zig": None if zig is None else {"seat": zig["seat"], "level": zig["level"],
+                                                  "colour": colours[zig["seat"]]}}
             h["title"] = hex_title(h)
+            hexes.append(h)
         built = set(view["wells"])
-        sites = []
-        for i, site in enumerate(view["well_sites"]):
-            points = [centre(*h) for h in site]
-            sites.append({"i": i, "token": f"well:{i}", "built": i in built,
-                          "x": sum(p[0] for p in points) / 3, "y": sum(p[1] for p in points) / 3})
-        width = max(xs) + SIZE
-        height = max(ys) + ROOT3 / 2 * SIZE
-        return {"hexes": hexes, "wells": sites, "width": round(width + 2, 1),
-                "height": round(height + 2, 1), "size": SIZE}
+        wells = [{**site, "built": site["i"] in built} for site in sites]
+        return {"hexes": hexes, "wells": wells, "width": width, "height": height, "size": SIZE}
 
     @staticmethod
     def named(group: str, key: str) -> str:
@@ -321,8 +367,9 @@ class AssyriaPresenter(Presenter):
         """The hexes that are a whole move by themselves, with that move's words."""
         if not choices:
             return {}
-        return {token: group[0].label for token, group in choices.groups.items()
-                if token.startswith("hex:") and len(group) == 1 and len(group[0].taps) == 1}
+        alone = (choices.choice(group[0]) for token, group in choices.firsts.items()
+                 if token.startswith("hex:") and len(group) == 1)
+        return {choice.taps[0]: choice.label for choice in alone if len(choice.taps) == 1}
 
     def then_label(self, token: str, view: dict) -> str | None:
         """What tapping a card does once the hungry hut `token` is picked, `%s` for the card."""
@@ -398,38 +445,16 @@ class AssyriaPresenter(Presenter):
         out = []
         does = self.does(choices)
         for h in lay["hexes"]:
-            x, y, hut, zig = h["x"], h["y"], h["hut"], h["zig"]
+            hut, zig = h["hut"], h["zig"]
             hungry = " hungry" if hut and hut["hungry"] else ""
             said = ""
             if h["token"] in does:
                 said = f' data-does="{escape(does[h["token"]])}"'
             elif hungry and view is not None:
                 said = f' data-then="{escape(self.then_label(h["token"], view) or "")}"'
-            out.append(f'<g class="hex{hungry}" data-tap="{h["token"]}" role="img" '
-                       f'aria-label="{escape(h["title"])}"{said}>\n'
-                       f'<title>{escape(h["title"])}</title>\n'
-                       f'<polygon class="cell" points="{h["points"]}" '
-                       f'fill="{REGION_FILL[h["region"]]}" stroke="#6b5a3a" stroke-width="1"/>')
-            if zig:
-                level = zig["level"]
-                out.append(
-                    f'<use href="#f-{h["food"]}" x="{x - 20}" y="{y - 15}" width="11" height="11"/>'
-                    f'\n<g transform="translate({x},{y + 2})" fill="{SEAT_COLOURS[zig["colour"]]}"'
-                    f' stroke="#222" stroke-width="1.2">\n<rect x="-13" y="3" width="26" height="9"'
-                    f' rx="1"/>'
-                    + ('<rect x="-9" y="-5" width="18" height="8" rx="1"/>' if level >= 2 else "")
-                    + ('<rect x="-5" y="-12" width="10" height="7" rx="1"/>' if level >= 3 else "")
-                    + f'\n<text y="10.5" font-size="8" font-weight="700" text-anchor="middle" '
-                    f'fill="{SEAT_INK[zig["colour"]]}" stroke="none">{level}</text>\n</g>')
-            else:
-                out.append(f'<use href="#f-{h["food"]}" x="{x - 8}" y="{y - 17}" width="16" '
-                           f'height="16"/>')
-                if hut:
-                    out.append(f'<use class="hut{hungry}" href="#hut" x="{x - 8}" y="{y + 1}" '
-                               f'width="16" height="16" fill="{SEAT_COLOURS[hut["colour"]]}" '
-                               f'stroke="#222" stroke-width="1.2"/>')
-            out.append(f'<text class="asy-xy" x="{x}" y="{y + 18.6}">{h["q"]},{h["r"]}</text>\n'
-                       f'</g>')
+            out.append(drawn_hex(h["token"], h["q"], h["r"], h["x"], h["y"], h["points"],
+                                 h["food"], h["region"], h["title"], said, hungry,
+                                 hut and hut["colour"], zig and (zig["colour"], zig["level"])))
         return Markup("\n".join(out))
 
     def board_lines(self, view: dict, names=None, seat=None) -> list[str]:
