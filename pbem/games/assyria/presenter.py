@@ -17,6 +17,7 @@ action does as an instruction (`label`): "End your actions", "Build a ziggurat o
 """
 from __future__ import annotations
 
+import copy
 import functools
 import math
 
@@ -72,13 +73,27 @@ def corners(x: float, y: float, size: float) -> str:
     return " ".join(f"{x + size * math.cos(a):.1f},{y + size * math.sin(a):.1f}" for a in angles)
 
 
-@functools.lru_cache(maxsize=8)
-def ground(board: tuple, well_sites: tuple) -> tuple[tuple[dict, ...], tuple[dict, ...], float,
-                                                     float]:
+_GROUNDS: list[tuple[list, list, tuple]] = []      # the maps drawn so far (one a player count)
+
+
+def ground_of(board: list[dict], well_sites: list[list]) -> tuple:
+    """`ground` of a view's map: a map drawn before is found by comparing the lists whole,
+    which runs in C (a key made of their ~120 hexes cost more than drawing them)."""
+    for seen_board, seen_sites, drawn in _GROUNDS:
+        if seen_board == board and seen_sites == well_sites:
+            return drawn
+    drawn = ground(board, well_sites)
+    _GROUNDS[:] = _GROUNDS[-7:] + [(copy.deepcopy(board), copy.deepcopy(well_sites), drawn)]
+    return drawn
+
+
+def ground(board: list[dict], well_sites: list[list]) -> tuple[tuple[dict, ...],
+                                                                tuple[dict, ...], float, float]:
     """The map as every page of it draws it: each hex (q, r, food, region) placed, with its
     token and corners; each well site's centre; the drawing's width and height."""
     places = []
-    for q, r, food, region in board:
+    for cell in board:
+        (q, r), food, region = cell["hex"], cell["food"], cell["region"]
         x, y = centre(q, r)
         places.append({"token": hex_token((q, r)), "q": q, "r": r, "x": x, "y": y,
                        "points": corners(x, y, SIZE - 1.2), "food": food, "region": region})
@@ -324,9 +339,7 @@ class AssyriaPresenter(Presenter):
         fed = {tuple(h) for h in view["fed"]}
         feeding = view["phase"] == "feed" and view["active"] is not None
         colours = view["colours"]
-        board, sites, width, height = ground(
-            tuple((*cell["hex"], cell["food"], cell["region"]) for cell in view["board"]),
-            tuple(tuple(map(tuple, site)) for site in view["well_sites"]))
+        board, sites, width, height = ground_of(view["board"], view["well_sites"])
         hexes = []
         for place in board:
             at = (place["q"], place["r"])
