@@ -77,31 +77,37 @@ def make_pages(rules_name: str, moves: int, seed: int = 1) -> str:
     return f"/turn/{token_for(game, seat)}"
 
 
-def in_process(client, path: str) -> tuple[float, float, float, int, int, float]:
-    """(median CPU ms, least CPU ms, median wall ms, raw bytes, gzip bytes) of GET `path`
-    rendered (the worker's page cache emptied before each), and the median CPU ms of the same
-    GET again while nothing moved (answered from the cache: pbem/web/pagecache.py). The
-    CPU time of the serving thread is the server's own cost; wall time also counts whatever
-    else the shared machine is running. On a shared virtual machine the same code's CPU time
-    drifts by a third from one minute to the next: the least of the samples says what the
-    page costs when nothing else interferes."""
-    cpu, wall, kept, body = [], [], [], b""
-    for _ in range(3):          # unmeasured: templates compiled, catalogues loaded
-        client.get(path)
+def in_process(client, paths: list[str]) -> list[tuple[float, float, float, int, int, float]]:
+    """For each of `paths`: (median CPU ms, least CPU ms, median wall ms, raw bytes, gzip
+    bytes) of GET rendered (the worker's page cache emptied before each), and the median CPU
+    ms of the same GET again while nothing moved (answered from the cache:
+    pbem/web/pagecache.py). The CPU time of the serving thread is the server's own cost; wall
+    time also counts whatever else the shared machine is running. On a shared virtual machine
+    the same code's CPU time drifts by a third from one minute to the next: the pages are
+    measured in turns, one GET of each a round, so that every page sees the same minutes, and
+    the least of the samples says what a page costs when nothing else interferes."""
+    cpu = {path: [] for path in paths}
+    wall = {path: [] for path in paths}
+    kept = {path: [] for path in paths}
+    body = {}
+    for path in paths:
+        for _ in range(3):          # unmeasured: templates compiled, catalogues loaded
+            client.get(path)
     for _ in range(SAMPLES):
-        started_cpu = time.thread_time()
-        assert client.get(path).status_code == 200
-        kept.append((time.thread_time() - started_cpu) * 1000)
-    for _ in range(SAMPLES):
-        client.application.extensions.pop(pagecache.EXTENSION, None)
-        started, started_cpu = time.perf_counter(), time.thread_time()
-        answer = client.get(path)
-        cpu.append((time.thread_time() - started_cpu) * 1000)
-        wall.append((time.perf_counter() - started) * 1000)
-        assert answer.status_code == 200, answer.status_code
-        body = answer.data
-    return (statistics.median(cpu), min(cpu), statistics.median(wall), len(body),
-            len(gzip.compress(body, 6)), statistics.median(kept))
+        for path in paths:
+            client.application.extensions.pop(pagecache.EXTENSION, None)
+            started, started_cpu = time.perf_counter(), time.thread_time()
+            answer = client.get(path)
+            cpu[path].append((time.thread_time() - started_cpu) * 1000)
+            wall[path].append((time.perf_counter() - started) * 1000)
+            assert answer.status_code == 200, answer.status_code
+            body[path] = answer.data
+            started_cpu = time.thread_time()
+            assert client.get(path).status_code == 200          # kept since the line above
+            kept[path].append((time.thread_time() - started_cpu) * 1000)
+    return [(statistics.median(cpu[path]), min(cpu[path]), statistics.median(wall[path]),
+             len(body[path]), len(gzip.compress(body[path], 6)), statistics.median(kept[path]))
+            for path in paths]
 
 
 def revalidated(client) -> tuple[float, float]:
@@ -158,10 +164,10 @@ def run(url: str) -> None:
     with app.app_context():
         db.connect(reuse_if_open=True)
         database.upgrade()
-        for name in GAMES:
-            for moves in STAGES:
-                path = make_pages(name, moves)
-                rows.append([name, moves, path, *in_process(client, path)])
+        pages = [(name, moves, make_pages(name, moves)) for name in GAMES for moves in STAGES]
+        for (name, moves, path), figures in zip(pages, in_process(client,
+                                                                  [p for _, _, p in pages])):
+            rows.append([name, moves, path, *figures])
         rendered, kept = revalidated(client)
         db.close()
     gc.unfreeze()
