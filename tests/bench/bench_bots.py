@@ -4,7 +4,9 @@ Per game and player count, whole seeded games with one bot seat (turning round t
 against the others: level 2 at 0.2 s and at 1 s a decision against random players and against
 default-move players (`rules.default_action`), level 2 at its own budget against two
 opponents that see the whole state (a greedy player one move ahead, and level 2's search with
-the same budget over the real state: perfect-information Monte Carlo), and level 3 against
+the same budget over the real state: perfect-information Monte Carlo, PIMC; the draws still to
+come stay chance for it, as at a real table; with PBEM_BENCH_BOTS_GAMES also a clairvoyant PIMC
+that knows their order too), and level 3 against
 level 1 players (their own budgets; with PBEM_BENCH_BOTS_GAMES also against level 2, and
 against level 1 at level 2's iterations each: what level 3's policy adds at an equal budget).
 It prints the bot's win share (a tie shares a win) with a 95% Wilson interval, the number of
@@ -116,26 +118,48 @@ def greedy_player(rules, state, seat, actions, rng, most: int = 80):
     return best
 
 
+# Where each game keeps what is still to be drawn: the piles whose order the rulebook leaves to
+# chance (a bag, a shuffled deck; with two players the card game's cards counted off the deck
+# unseen, pooled with it). pbem orders them at setup only so that the log can prove the draws
+# fair; nobody at a real table knows that order.
+DRAW_PILES = {"tigris": [("bag",)], "tigris_cards": [("deck", "removed")],
+              "assyria": [("food_deck",), ("expansion_deck",)], "hidden_duel": [("deck",)]}
+
+
 class Seeing:
     """The rules of a game whose every determinization is the real state: a search through
-    them is perfect-information Monte Carlo (it sees every hand, the bag and the deck)."""
+    them is perfect-information Monte Carlo. It sees every hand, pile and face-down piece, the
+    whole state as it lies on the table; with `chance` the draws still to come stay chance
+    (each determinization shuffles the draw piles, and draws the seed of later reshuffles),
+    without it the search also knows the order the committed shuffle gave them (clairvoyant)."""
 
-    def __init__(self, rules, state):
-        self.rules, self.state = rules, state
+    def __init__(self, rules, state, chance: bool):
+        self.rules, self.state, self.chance = rules, state, chance
 
     def __getattr__(self, name):
         return getattr(self.rules, name)
 
     def determinize(self, view, seat, rng):
-        return self.state
+        if not self.chance:
+            return self.state
+        state = dict(self.state)
+        for names in DRAW_PILES[self.rules.name]:
+            pooled = [card for name in names for card in state[name]]
+            rng.shuffle(pooled)
+            for name in names:
+                size = len(state[name])
+                state[name], pooled = pooled[:size], pooled[size:]
+        if "seed" in state:
+            state["seed"] = rng.randrange(2 ** 31)
+        return state
 
 
-def seeing_bot(level: int):
-    """The level's search with the same budget, seeing the whole state."""
+def seeing_bot(level: int, chance: bool = True):
+    """The level's search with the same budget, seeing the whole state (`Seeing`)."""
     def play(rules, state, seat, actions, rng, tally: Tally | None = None):
         budget = QUICK_BUDGET if QUICK else {}
-        return decide(Seeing(rules, state), rules.view(state, seat), seat, actions, level=level,
-                      rng=random.Random(rng.random()), **budget).action
+        return decide(Seeing(rules, state, chance), rules.view(state, seat), seat, actions,
+                      level=level, rng=random.Random(rng.random()), **budget).action
     return play
 
 
@@ -206,6 +230,9 @@ def matchups():
              ("level 2 at 0.2 s vs default", GAMES, bot(2, 0.2), default_player),
              ("level 2 vs greedy (sees all)", GAMES, bot(2, None), greedy_player),
              ("level 2 vs level 2 seeing all (PIMC)", SLOW_GAMES, bot(2, None), seeing_bot(2))]
+    if FULL:                # the yardstick that also knows the order of every draw to come
+        lines.append(("level 2 vs level 2 seeing all and the draws to come (clairvoyant)",
+                      SLOW_GAMES, bot(2, None), seeing_bot(2, chance=False)))
     if FULL:
         lines += [("level 2 at 1 s vs random", SLOW_GAMES, bot(2, 1.0), random_player),
                   ("level 2 at 1 s vs default", SLOW_GAMES, bot(2, 1.0), default_player)]
