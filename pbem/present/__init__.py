@@ -209,7 +209,9 @@ class Choices:
     def __len__(self) -> int:
         return len(self._actions)
 
-    def __getitem__(self, index: int) -> Choice:
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self.choice(i) for i in range(len(self._actions))[index]]
         return self.choice(range(len(self._actions))[index])
 
     def __iter__(self):
