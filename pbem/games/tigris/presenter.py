@@ -168,8 +168,8 @@ def target(s: dict, own: str = "") -> str:
 @functools.lru_cache(maxsize=8192)
 def drawn_target(x: int, y: int, own: str, token: str, title: str, label: str, name: str
                  ) -> str:
-    """An occupied square's target: from one move to the next most of them are the same
-    (a mid-game board has ~60; kept per process, as the empty squares' are)."""
+    """A square's target, kept per process: an empty square's is built once with the ground,
+    and from one move to the next most occupied squares' are the same (~60 mid-game)."""
     title = f"<title>{escape(title)}</title>" if title != label else ""
     return (f'<use href="#tg-target" x="{x}" y="{y}"{own} data-tap="{token}" '
             f'role="img" aria-label="{escape(name)}">{title}</use>')
@@ -224,6 +224,7 @@ def drawn_pieces(x: int, y: int, tile: tuple | None, catastrophe: bool, framed: 
         out.append(f'<use href="#tg-{escape(dynasty)}" x="{x + 9}" y="{y + 9}" '
                    f'width="22" height="22"/>')
     return "\n".join(out)
+
 
 class TigrisPresenter(Presenter):
     name = "tigris"
