@@ -177,11 +177,12 @@ def hex_title(h: dict) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def drawn_hex(token: str, q: int, r: int, x: float, y: float, points: str, food: str,
-              region: str, title: str, said: str, hungry: str, hut: str | None,
+def drawn_hex(place: tuple, title: str, said: str, hungry: str, hut: str | None,
               zig: tuple | None) -> str:
-    """One hex of the map as a tap target (`hut`: its colour; `zig`: colour and level): most
-    hexes are the same from one move to the next, so the drawings are kept per process."""
+    """One hex of the map as a tap target (`place`: its token, q, r, x, y, corners, food and
+    region; `hut`: its colour; `zig`: colour and level): most hexes are the same from one
+    move to the next, so the drawings are kept per process."""
+    token, q, r, x, y, points, food, region = place
     out = []
     out.append(f'<g class="hex{hungry}" data-tap="{token}" role="img" '
                f'aria-label="{escape(title)}"{said}>\n'
@@ -465,9 +466,10 @@ class AssyriaPresenter(Presenter):
                 said = f' data-does="{escape(does[h["token"]])}"'
             elif hungry and view is not None:
                 said = f' data-then="{escape(self.then_label(h["token"], view) or "")}"'
-            out.append(drawn_hex(h["token"], h["q"], h["r"], h["x"], h["y"], h["points"],
-                                 h["food"], h["region"], h["title"], said, hungry,
-                                 hut and hut["colour"], zig and (zig["colour"], zig["level"])))
+            place = (h["token"], h["q"], h["r"], h["x"], h["y"], h["points"], h["food"],
+                     h["region"])
+            out.append(drawn_hex(place, h["title"], said, hungry, hut and hut["colour"],
+                                 zig and (zig["colour"], zig["level"])))
         return Markup("\n".join(out))
 
     def board_lines(self, view: dict, names=None, seat=None) -> list[str]:
