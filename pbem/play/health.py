@@ -2,7 +2,8 @@
 severity, that GET /health and `pbem check` both show: the database, its migrations, each mail
 process's heartbeat (live, dead with the mail it still holds, or on a host whose clock is off),
 the oldest mail still waiting, the replies' IMAP mailbox, the games a pass fails on, computer
-seats nobody plays, the SQLite disk's free space and the installed deploy files.
+seats nobody plays, the SQLite disk's free space, PostgreSQL's autovacuum and the installed
+deploy files.
 
 A "problem" makes /health answer 503 and `pbem check` exit 1; a "note" is listed by both and
 changes neither (a game the passes fail on is a note: it is named, and the server's own faults
@@ -199,6 +200,7 @@ def report(config, now: dt.datetime | None = None, host_checks: bool = True) -> 
                 raise
             discard_connection()        # a column of a migration not applied yet: left out
     result["disk"] = _disk(config, found)
+    _upkeep(found)
     return _status(result, found)
 
 
@@ -342,6 +344,21 @@ def _disk(config, found) -> dict | None:
                              f"(PBEM_DISK_FREE_MIN_MB={least}): when it runs out every write "
                              "fails with \"database or disk is full\"; free some space"))
     return {"free_mb": free_mb}
+
+
+def _upkeep(found) -> None:
+    """PostgreSQL's autovacuum, which keeps the planner's statistics and reuses the space that
+    sent mail and pruned rows leave. Without statistics the planner takes the outbox's due mail
+    for one row and sorts every unsent one at each claim (107 ms instead of 0.2 at 17,000
+    unsent mails, measured), and the listings go the same way."""
+    if is_sqlite():
+        return
+    (setting,), = db.obj.execute_sql("SHOW autovacuum").fetchall()
+    if setting != "on":
+        found.append(Finding(NOTE, "database", "PostgreSQL's autovacuum is off: the planner has "
+                             "no fresh statistics and freed space is not reused; turn it on "
+                             "(autovacuum = on, PostgreSQL's default) or run VACUUM ANALYZE "
+                             "daily"))
 
 
 def problems_of(config) -> list[Finding]:

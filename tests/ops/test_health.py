@@ -103,3 +103,19 @@ def test_the_report_carries_no_secret(app, client):
     for secret in (app.config["SECRET_KEY"], "ann@example.org", app.config["DATABASE_URL"],
                    "127.0.0.1"):
         assert secret not in text
+
+
+def test_postgresql_without_autovacuum_is_noted(app, client):
+    """On PostgreSQL, /health notes an autovacuum that is off (the planner's statistics go
+    stale and the outbox's claim sorts every unsent mail); on SQLite there is none to note.
+    Whichever this database is, the note is there exactly when its server runs without it."""
+    answer = client.get("/health")
+    noted = [f for f in answer.json["findings"] if "autovacuum is off" in f["text"]]
+    if db.obj.__class__.__name__.startswith("Sqlite"):
+        off = False
+    else:
+        (setting,), = db.obj.execute_sql("SHOW autovacuum").fetchall()
+        off = setting == "off"
+    assert [f["severity"] for f in noted] == ([health.NOTE] if off else []), answer.json
+    if off:
+        assert any("autovacuum is off" in note for note in answer.json["notes"])
