@@ -24,10 +24,37 @@ def running() -> list[dict]:
 
 def finished(offset: int = 0, limit: int | None = None) -> list[dict]:
     """Finished games, newest first: `limit` of them from the `offset`-th on (a page). The
-    page's ids come from the index on (status, finished_at, id) alone; only its rows are read."""
+    page's ids come from the index on (status, finished_at, id) alone; only its rows are read.
+    The archive pages by `finished_around` (an offset walks the index up to its page)."""
     ids = (Game.select(Game.id).where(Game.status == "over")
            .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset))
-    ids = [row.id for row in (ids.limit(limit) if limit is not None else ids)]
+    return _listed([row.id for row in (ids.limit(limit) if limit is not None else ids)])
+
+
+def finished_around(game_id: int, older: bool, limit: int) -> list[dict] | None:
+    """Up to `limit` finished games just older (or just newer) than finished game `game_id`,
+    newest first: a page found from its neighbour's place in the index on (status,
+    finished_at, id), whose cost does not grow with the pages before it. None: `game_id` is
+    no finished game."""
+    mark = (Game.select(Game.finished_at).where(Game.id == game_id, Game.status == "over")
+            .tuples().first())
+    if mark is None or mark[0] is None:
+        return None
+    when = mark[0]
+    if older:      # the first term lets the index seek to the page; the second breaks ties
+        beyond = (Game.finished_at <= when) & (
+            (Game.finished_at < when) | (Game.id < game_id))
+        order = (Game.finished_at.desc(), Game.id.desc())
+    else:
+        beyond = (Game.finished_at >= when) & (
+            (Game.finished_at > when) | (Game.id > game_id))
+        order = (Game.finished_at.asc(), Game.id.asc())
+    ids = [row.id for row in Game.select(Game.id).where(Game.status == "over", beyond)
+           .order_by(*order).limit(limit)]
+    return _listed(ids if older else ids[::-1])
+
+
+def _listed(ids: list[int]) -> list[dict]:
     by_id = {game.id: game for game in Game.select().where(Game.id.in_(ids))} if ids else {}
     return listings_of([by_id[i] for i in ids if i in by_id])
 

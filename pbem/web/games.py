@@ -35,16 +35,39 @@ ARCHIVE_PAGE = 50        # finished games a page of /games lists (1,024 on one p
 
 @bp.get("/games")
 def archive():
-    """The finished games, newest first, ARCHIVE_PAGE a page (`?page=2` the next ones)."""
+    """The finished games, newest first, ARCHIVE_PAGE a page: `?older=ID` the ones after
+    finished game ID, `?newer=ID` the ones before it (`?page=N`, the N-th page, still answers
+    the links of earlier releases)."""
+    shown, newer, older = _archive_page(request.args)
+    return render_template("archive.html", finished=shown, rules=RULES, newer=newer, older=older)
+
+
+def _archive_page(args) -> tuple[list[dict], int | None, int | None]:
+    """The page's listings and the games its "newer" and "older" links start from (None: no
+    such link); 404 for a page that is not there."""
+    given = [name for name in ("older", "newer", "page") if name in args]
     try:
-        number = ascii_int(request.args.get("page", "1"), low=1)
+        if len(given) > 1:
+            raise ValueError("one of older, newer and page")
+        number = ascii_int(args[given[0]] if given else "1", low=1)
     except ValueError:
         abort(404, _("There is no such page."))
-    shown = listings.finished(offset=(number - 1) * ARCHIVE_PAGE, limit=ARCHIVE_PAGE + 1)
-    if not shown and number > 1:
-        abort(404, _("There is no such page."))
-    return render_template("archive.html", finished=shown[:ARCHIVE_PAGE], rules=RULES,
-                           page=number, more=len(shown) > ARCHIVE_PAGE)
+    if given and given[0] != "page":
+        found = listings.finished_around(number, given[0] == "older", ARCHIVE_PAGE + 1)
+        if not found:
+            abort(404, _("There is no such page."))
+        if given[0] == "older":
+            shown, more_older, more_newer = found[:ARCHIVE_PAGE], len(found) > ARCHIVE_PAGE, True
+        else:
+            shown, more_older, more_newer = found[-ARCHIVE_PAGE:], True, len(found) > ARCHIVE_PAGE
+    else:
+        found = listings.finished(offset=(number - 1) * ARCHIVE_PAGE, limit=ARCHIVE_PAGE + 1)
+        if not found and number > 1:
+            abort(404, _("There is no such page."))
+        shown, more_older, more_newer = found[:ARCHIVE_PAGE], len(found) > ARCHIVE_PAGE, number > 1
+    newer = shown[0]["game"].id if shown and more_newer else None
+    older = shown[-1]["game"].id if shown and more_older else None
+    return shown, newer, older
 
 
 @bp.get("/games/<int:game_id>")

@@ -63,7 +63,11 @@ def listing_times(client) -> dict:
     SQLite, the instructions its virtual machine ran."""
     finished = Game.select().where(Game.status == "over").count()
     last_page = max(1, -(-finished // ARCHIVE_PAGE))
-    paths = {"/": "/", "/games (last page)": f"/games?page={last_page}",
+    before_last = (Game.select(Game.id).where(Game.status == "over")    # its "Older games" link
+                   .order_by(Game.finished_at.desc(), Game.id.desc())
+                   .offset(max(0, (last_page - 1) * ARCHIVE_PAGE - 1)).limit(1).scalar()
+                   if last_page > 1 else None)
+    paths = {"/": "/", "/games (last page)": f"/games?older={before_last}" if before_last else "/games",
              "home page": f"/me/{keys().home_link(ME)}"}
     times = {}
     for label, path in paths.items():

@@ -80,19 +80,37 @@ def _finished_games(count: int) -> list[int]:
     return ids
 
 
+def _listed(text: str) -> list[int]:
+    return [int(i) for i in re.findall(r'<li><a href="/games/([0-9]+)"', text)]
+
+
 def test_the_archive_is_paginated(app, client):
+    """Newest first, ARCHIVE_PAGE a page; "Older games" and "Newer games" lead on from the
+    page's last and first game (keyset: no page costs more the further back it is); the
+    numbered pages of earlier releases still answer."""
     ids = _finished_games(ARCHIVE_PAGE + 7)
+    newest_first = ids[::-1]        # finished in this order, each a moment after the one before
     first = client.get("/games")
     text = first.get_data(as_text=True)
     assert first.status_code == 200
-    assert len(set(re.findall(r'href="/games/([0-9]+)"', text))) == ARCHIVE_PAGE
-    assert 'href="?page=2"' in text and "?page=0" not in text
-    second = client.get("/games?page=2").get_data(as_text=True)
-    shown = {i for i in ids if f'href="/games/{i}"' in second}
-    assert len(shown) == 7 and 'href="?page=1"' in second and "?page=3" not in second
-    assert not shown & {i for i in ids if f'href="/games/{i}"' in text}
-    for odd in ("3", "0", "-1", "x", "٣", "99999999999"):
-        assert client.get(f"/games?page={odd}").status_code == 404, odd
+    assert _listed(text) == newest_first[:ARCHIVE_PAGE]
+    assert f'href="?older={newest_first[ARCHIVE_PAGE - 1]}" rel="next"' in text
+    assert 'rel="prev"' not in text
+    second = client.get(f"/games?older={newest_first[ARCHIVE_PAGE - 1]}").get_data(as_text=True)
+    assert _listed(second) == newest_first[ARCHIVE_PAGE:]
+    assert f'href="?newer={newest_first[ARCHIVE_PAGE]}" rel="prev"' in second
+    assert 'rel="next"' not in second
+    back = client.get(f"/games?newer={newest_first[ARCHIVE_PAGE]}").get_data(as_text=True)
+    assert _listed(back) == newest_first[:ARCHIVE_PAGE] and 'rel="prev"' not in back
+    numbered = client.get("/games?page=2").get_data(as_text=True)
+    assert _listed(numbered) == newest_first[ARCHIVE_PAGE:]
+    assert f'href="?newer={newest_first[ARCHIVE_PAGE]}" rel="prev"' in numbered
+    running, _ = creation.create_game("duel", PLAYERS, seed=4)
+    for odd in ("page=3", "page=0", "page=-1", "page=x", "page=٣", "page=99999999999",
+                "older=0", "older=x", "newer=", f"older={running.id}", f"newer={running.id}",
+                f"older={newest_first[-1]}", f"newer={newest_first[0]}", "older=99999999999",
+                f"older={ids[0]}&page=1", f"older={ids[0]}&newer={ids[1]}"):
+        assert client.get(f"/games?{odd}").status_code == 404, odd
 
 
 def test_gunicorn_listens_on_loopback_only_behind_nginx(monkeypatch):
