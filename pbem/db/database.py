@@ -90,6 +90,15 @@ def is_sqlite() -> bool:
     return isinstance(db.obj, pw.SqliteDatabase)
 
 
+def autovacuum_off() -> bool:
+    """A PostgreSQL server running without autovacuum (so without fresh planner statistics);
+    False on SQLite, which has none."""
+    if is_sqlite():
+        return False
+    (setting,), = db.obj.execute_sql("SHOW autovacuum").fetchall()
+    return setting != "on"
+
+
 def database_now() -> dt.datetime:
     """The database's clock (UTC, naive): the one clock every host of a PostgreSQL database
     shares, so that a host whose clock is off neither plays deadlines early nor judges the

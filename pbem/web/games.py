@@ -53,13 +53,13 @@ def _archive_page(args) -> tuple[list[dict], int | None, int | None]:
     except ValueError:
         abort(404, _("There is no such page."))
     if given and given[0] != "page":
-        found = listings.finished_around(number, given[0] == "older", ARCHIVE_PAGE + 1)
+        older = given[0] == "older"
+        found = listings.finished_around(number, older, ARCHIVE_PAGE + 1)
         if not found:
             abort(404, _("There is no such page."))
-        if given[0] == "older":
-            shown, more_older, more_newer = found[:ARCHIVE_PAGE], len(found) > ARCHIVE_PAGE, True
-        else:
-            shown, more_older, more_newer = found[-ARCHIVE_PAGE:], True, len(found) > ARCHIVE_PAGE
+        more = len(found) > ARCHIVE_PAGE        # one game beyond the page, on the far side
+        shown = found[:ARCHIVE_PAGE] if older else found[-ARCHIVE_PAGE:]
+        more_older, more_newer = (more, True) if older else (True, more)
     else:
         found = listings.finished(offset=(number - 1) * ARCHIVE_PAGE, limit=ARCHIVE_PAGE + 1)
         if not found and number > 1:

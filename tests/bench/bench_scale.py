@@ -18,8 +18,6 @@ import random
 import statistics
 import time
 
-import peewee as pw
-
 from pbem.app import create_app
 from pbem.db import database
 from pbem.db.models import Game, Outbox, db, utcnow
@@ -27,6 +25,7 @@ from pbem.mail import mailer
 from pbem.ops import mailqueue
 from pbem.play import computers, creation, pace
 from pbem.play.keys import keys
+from pbem.present import listings
 from pbem.web.games import ARCHIVE_PAGE
 from tests.bench import on_both_databases, sized
 from tests.bench.bench_server import settings
@@ -63,12 +62,11 @@ def listing_times(client) -> dict:
     SQLite, the instructions its virtual machine ran."""
     finished = Game.select().where(Game.status == "over").count()
     last_page = max(1, -(-finished // ARCHIVE_PAGE))
-    before_last = (Game.select(Game.id).where(Game.status == "over")    # its "Older games" link
-                   .order_by(Game.finished_at.desc(), Game.id.desc())
-                   .offset(max(0, (last_page - 1) * ARCHIVE_PAGE - 1)).limit(1).scalar()
-                   if last_page > 1 else None)
-    paths = {"/": "/", "/games (last page)": f"/games?older={before_last}" if before_last else "/games",
-             "home page": f"/me/{keys().home_link(ME)}"}
+    last = "/games"                 # the last page, by the page before's "Older games" link
+    if last_page > 1:
+        before = listings.finished(offset=(last_page - 1) * ARCHIVE_PAGE - 1, limit=1)
+        last = f"/games?older={before[0]['game'].id}"
+    paths = {"/": "/", "/games (last page)": last, "home page": f"/me/{keys().home_link(ME)}"}
     times = {}
     for label, path in paths.items():
         client.get(path)                    # its templates compiled, its pages cached: warm
@@ -99,7 +97,7 @@ def counted_work():
     def stepped():
         work["steps"] += 1
         return 0
-    sqlite = isinstance(database_object, pw.SqliteDatabase)
+    sqlite = database.is_sqlite()
     if sqlite:
         work["steps"] = 0
         database_object.connection().set_progress_handler(stepped, 100)
@@ -178,10 +176,7 @@ def autoanalyze() -> str:
     """What PostgreSQL's autovacuum does within a minute of a bulk load, where this server runs
     without it (as the CI machine's does): ANALYZE, so that the planner knows the tables' sizes.
     A server as the hosting guide sets it up has it on; /health notes one that has not."""
-    if isinstance(db.obj, pw.SqliteDatabase):
-        return ""
-    (setting,), = db.obj.execute_sql("SHOW autovacuum").fetchall()
-    if setting == "on":
+    if not database.autovacuum_off():
         return ""
     db.obj.execute_sql("ANALYZE")
     return ": autovacuum is off on this server, ANALYZE is run in its place after each load"
