@@ -14,6 +14,7 @@ from pbem.games.base import copy_json
 from .cards import (ACTIONS_PER_TURN, CARD_COLOUR, COLOUR_ORDER, COLUMN_LIMIT, CONNECT_MINIMUM,
                     GAPS, HAND_SIZE, REMOVED_WITH_TWO, SHIP_RUN, SHIPS, TOTAL_CARDS, TREASURES,
                     colour_of, ship_colours, ships_for_run)
+from .hand_record import RECORD, believes_none, drew, new_record, played_in_view
 from .table import (Column, FrozenDict, Leader, Slot, card_colour, changed, column_ships,
                     count_colour, find_leader, free_rows, freeze, frozen, frozen_column,
                     is_treasure_star, kingdom_span, kingdoms, leaders_at, leaders_in, position_of,
@@ -34,8 +35,9 @@ STANDING = {
 # Rules versions: 1 began with seat 0 and also ended the game on a full table ("table_full")
 # or after a round of passes ("passing"); 2 draws the start player from the seed and ends a
 # stalled table: a full round of turns that left the table full and in which no card left any
-# hand ("stalled", see step_refill).
-def new_state(players: int, seed: int, options: dict, version: int = 2) -> dict:
+# hand ("stalled", see step_refill); 3 plays as 2 and keeps the public record of what each
+# seat's answers say of its hand (hand_record.py), which its views show.
+def new_state(players: int, seed: int, options: dict, version: int = 3) -> dict:
     rng = random.Random(seed)
     deck = list(range(TREASURES, TOTAL_CARDS))
     rng.shuffle(deck)
@@ -57,6 +59,8 @@ def new_state(players: int, seed: int, options: dict, version: int = 2) -> dict:
     if version >= 2:
         del st["passes"], st["passing_turns"]
         st.update(version=version, quiet_turns=0, card_left_hand=False)
+    if version >= 3:
+        st[RECORD] = new_record(players)
     return st
 
 
@@ -88,6 +92,10 @@ def copy_queue(queue: list) -> list:
     return [step if type(step) is FrozenDict else freeze(step) for step in queue]
 
 
+def copy_record(record: list) -> list:
+    return [bounds.copy() for bounds in record]
+
+
 # How each part of the state that can change is copied: by its known shape, several times
 # faster than a generic deep copy (the state is copied on every action). The flow's small
 # dicts (options, the pending decision, queued steps, the conflict) are frozen and shared:
@@ -98,6 +106,7 @@ COPIERS = {
     "catastrophes": list, "ships": list, "hands": copy_lists, "piles": copy_lists,
     "prefs": lambda prefs: [dict(answers) for answers in prefs],
     "queue": copy_queue, "conflict": freeze, "options": freeze, "pending": freeze,
+    RECORD: copy_record,
 }
 # Parts that never hold anything that can change (numbers, strings, True/False, None).
 SCALARS = {"players", "seed", "turn", "active", "actions_left", "over", "end", "version",
@@ -122,6 +131,8 @@ def copy_state(st: dict) -> dict:
         copied["piles"] = [pile[:] for pile in st["piles"]]
         copied["prefs"] = [answers.copy() for answers in st["prefs"]]
         copied["queue"] = copy_queue(st["queue"])
+        if RECORD in st:
+            copied[RECORD] = copy_record(st[RECORD])
         for key in ("conflict", "options", "pending"):
             value = st[key]
             if type(value) is dict:
@@ -159,13 +170,16 @@ def count_in_hand(st: dict, seat: int, colour: str) -> int:
     return hand_colours(st, seat).count(colour)
 
 
-def take_from_hand(st: dict, seat: int, colour: str) -> int:
-    """Every card that leaves a hand leaves it here (placed, scored, committed, exchanged)."""
+def take_from_hand(st: dict, seat: int, colour: str, face_up: bool = True) -> int:
+    """Every card that leaves a hand leaves it here (placed, scored, committed, exchanged);
+    `face_up` False: placed face down, its colour unseen by the others."""
     hand = st["hands"][seat]
     for i, card in enumerate(hand):
         if colour_of(card) == colour:
             if "card_left_hand" in st:
                 st["card_left_hand"] = True
+            if face_up:
+                played_in_view(st, seat, colour)
             return hand.pop(i)
     raise ValueError(f"no {colour} card in hand")  # callers check legality first
 
@@ -286,7 +300,8 @@ def place_in_column(st: dict, seat: int, colour: str, column: int) -> None:
 
 
 def place_connecting(st: dict, seat: int, colour: str, gap: int) -> None:
-    st["gaps"][gap] = Slot({"card": take_from_hand(st, seat, colour), "face_down": True})
+    card = take_from_hand(st, seat, colour, face_up=False)
+    st["gaps"][gap] = Slot({"card": card, "face_down": True})
     st["queue"].append({"step": "external", "gap": gap})
 
 
@@ -310,6 +325,8 @@ def step_offer(st: dict, step: dict) -> None:
 def answer_score(st: dict, pending: dict, action: dict) -> None:
     if action["type"] == "score":
         score_from_hand(st, pending["seat"], pending["colour"])
+    else:
+        believes_none(st, pending["seat"], pending["colour"])
     if pending["kind"] == "reward":
         push_front(st, {"step": "conflict"})
 
@@ -431,6 +448,8 @@ def resolve_conflict(st: dict, conflict: dict) -> None:
                                  "strength": [attack, defend], "stage": "spoils",
                                  "played": [[], []]}
     send_home(st, conflict["defender_at" if won == 0 else "attacker_at"])
+    if won == 0:    # the defender answered the attack in view and still lost
+        believes_none(st, loser, conflict["colour"])
     if mine:
         st["piles"][winner].append(mine[-1])
         st["discard"].extend(mine[:-1] + theirs)
@@ -580,7 +599,9 @@ def step_refill(st: dict, step: dict) -> None:
     if need > len(st["deck"]):
         return end_game(st, "deck")
     for k in range(players):
-        hand = st["hands"][(active + k) % players]
+        seat = (active + k) % players
+        hand = st["hands"][seat]
+        drew(st, seat, HAND_SIZE - len(hand))
         while len(hand) < HAND_SIZE:
             hand.append(draw(st["deck"]))
     if len(real_treasure_columns(st)) <= 1:

@@ -15,7 +15,8 @@ from .scoring import final_ranking
 class TigrisCards:
     name = "tigris_cards"
     title = "Euphrat & Tigris: the card game"
-    version = 2          # 2: a start player drawn from the seed; the "stalled" end (engine.py)
+    version = 3          # 2: a start player drawn from the seed; the "stalled" end (engine.py);
+    #                      3: the record of what answers say of each hand (hand_record.py)
     oldest_version = 1
     min_players = 2
     max_players = 4

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pbem.games.base import _, ngettext
 
 from .cards import COLOURS, FACE, face_of, is_treasure
+from .hand_record import RECORD
 from .scoring import colour_counts, final_ranking
 from .table import find_leader, slot_at, supplies, thaw
 
@@ -146,12 +147,16 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
         # turns in a row that left the table full and in which no card left any hand
         # (a full round of them ends the game)
         "quiet_turns": st.get("quiet_turns"),
+
         # what the flow does next (all public: the steps an action set off, still to run)
         "queue": [thaw(step) for step in st["queue"]],
     }
     for counter in FLOW_COUNTERS:
         if counter in st:
             shown[counter] = st[counter]
+    if RECORD in st:  # rules version 3: per seat, colour -> at most so many in hand, if its
+        # declines meant "none": what a careful player writes down (hand_record.py)
+        shown[RECORD] = [dict(bounds) for bounds in st[RECORD]]
     if over:
         shown.update(
             hands=[hand_faces(hand) for hand in st["hands"]],

@@ -5,7 +5,8 @@ twice, each time by the engine as it was with one change only: its view also sho
 queued steps and turn counters, which `determinize` needs; then it also counts the discarded
 cards by face, `discard_counts`, with every game's hashes first checked equal to the old ones
 with that key left out; then every victory pile shows its `counts` by colour with or without
-"open piles", checked the same way.)
+"open piles", checked the same way; then rules version 3 added six games, recorded by the
+engine that brought it, every earlier game's hash unchanged.)
 
 Per position the hash covers the JSON (keys in the engine's order) of `to_act`, `legal_actions` of the seat to act,
 `view` of every seat and of the spectator, `dump`, `result`, `forced`, `default_action`,
@@ -38,6 +39,8 @@ GAMES = (
     [(p, seed, {}, 2, "uniform" if seed % 2 else "kinds") for p in (2, 3, 4) for seed in range(6)]
     + [(p, 100 + seed, {"open_piles": True}, 2, "kinds") for p in (2, 3, 4) for seed in range(2)]
     + [(p, 200 + seed, {}, 1, "uniform" if seed % 2 else "kinds")
+       for p in (2, 3, 4) for seed in range(2)]
+    + [(p, 300 + seed, {}, 3, "uniform" if seed % 2 else "kinds")
        for p in (2, 3, 4) for seed in range(2)]
 )
 
@@ -149,7 +152,7 @@ def test_a_seeded_game_behaves_as_recorded(game):
 def test_every_player_count_and_version_is_recorded():
     games = recorded()
     assert set(games) == {game_id(g) for g in GAMES}
-    assert {g[0] for g in GAMES} == {2, 3, 4} and {g[3] for g in GAMES} == {1, 2}
+    assert {g[0] for g in GAMES} == {2, 3, 4} and {g[3] for g in GAMES} == {1, 2, 3}
 
 
 if __name__ == "__main__" and "--record" in sys.argv:

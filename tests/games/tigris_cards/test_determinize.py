@@ -18,7 +18,8 @@ GAMES = [(players, seed, options, version, chooser)
          for players in (2, 3, 4)
          for seed, options, version, chooser in [(1, {}, 2, "kinds"), (2, {}, 2, "uniform"),
                                                  (3, {"open_piles": True}, 2, "kinds"),
-                                                 (4, {}, 1, "kinds")]]
+                                                 (4, {}, 1, "kinds"), (5, {}, 3, "kinds"),
+                                                 (6, {}, 3, "uniform")]]
 
 
 def canonical(value) -> str:
