@@ -163,3 +163,24 @@ def test_a_finished_game_says_why_it_ended_and_how_it_is_scored(app, client, smt
     over = [m for m in smtp.inbox.to("ann@example.org") if "is over" in m["Subject"] or
             "Why it ended" in Inbox.text(m)]
     assert any("How it is scored:" in Inbox.text(m) for m in over)
+
+
+def test_the_card_game_page_counts_declined_cards_from_the_log(app):
+    """A person in the seat reads what the computer believes: at most so many cards of a
+    colour in a rival's hand, by its declines and the cards drawn since (hand_record.py)."""
+    from flask import render_template
+    rules, presenter = RULES["tigris_cards"], presenter_for("tigris_cards")
+    state = rules.setup(3, 5)
+    names = ["Ann", "Bob", "Cid"]
+    with app.test_request_context("/"):
+        def page(state) -> str:
+            html = render_template(presenter.public_template, view=rules.view(state, 0),
+                                   names=names, presenter=presenter)
+            return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+        assert "Counted from the log" not in page(state)        # nothing declined yet
+        state["at_most"][1] = {"black": 0, "red": 2}
+        state["at_most"][2] = {"blue": 3}
+        assert ("Counted from the log (a declined card or a lost defence, and the cards drawn "
+                "since): Bob: at most 0 black, at most 2 red; Cid: at most 3 blue.") in page(state)
+    with app.test_request_context("/", headers={"Accept-Language": "hu"}), speaking("hu"):
+        assert "A naplóból feljegyezve" in page(state) and "legfeljebb 2 piros" in page(state)
