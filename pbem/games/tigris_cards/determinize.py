@@ -12,19 +12,21 @@ Built from the view alone, so it never depends on what the seat cannot see. What
 - where the treasures no longer on the table are: on victory piles (only the trader's exchange
   takes a treasure off the table, onto a pile), so they go to unseen pile places;
 - the game flow: the decision asked, the conflict, the steps still queued and the turn's
-  counters, all public, as the view shows them; the rules version (version 2 views show
-  "quiet_turns"; version 1 views do not).
+  counters, all public, as the view shows them; the rules version (views of versions 2 and
+  3 show "quiet_turns", of version 3 also "at_most"; version 1 views neither).
 What is drawn at random (from `rng`): which cards lie in the places the seat cannot see — the
 other players' hands (their sizes are shown), the order of the deck, the cards counted off the
-deck with two players, the order of the cards under each pile's top card, a connecting card lying face down for this seat — all dealt from the cards of each
+deck with two players, the order of the cards under each pile's top card, a connecting card
+lying face down for this seat — all dealt from the cards of each
 colour that exist (40 black, 40 green, 65 red, 40 blue) minus the ones the view shows; the
-treasures off the table are spread over the piles' unseen places. What is believed (rules version 3): where the view's "at_most" says a rival, by its own
+treasures off the table are spread over the piles' unseen places. Not drawn: the other
+players' standing answers, which the seat cannot see, are "ask" (they decide each time), and the
+seed, which no later draw uses (the deck is already shuffled), is drawn from `rng`.
+What is believed (rules version 3): where the view's "at_most" says that a rival, by its own
 answers, holds at most n cards of a colour (hand_record.py), its hand is dealt that way in
 BELIEF of the drawings: its cards of that colour beyond n are swapped with deck cards of other
 colours. Only a belief (a player may decline a point and keep the card for a conflict), so the
-other drawings leave the hand as dealt. Not drawn: the other
-players' standing answers, which the seat cannot see, are "ask" (they decide each time), and the
-seed, which no later draw uses (the deck is already shuffled), is drawn from `rng`.
+other drawings leave the hand as dealt.
 """
 from __future__ import annotations
 
