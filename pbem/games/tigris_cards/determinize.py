@@ -36,9 +36,11 @@ from .cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, TREASURE, TREASURES
 from .engine import STANDING
 from .hand_record import RECORD
 
-# The share of drawings that take a rival's declines at their word. Measured in bench games of
-# the level-2 search seeing every hand: of 37 points declined, 23 by a seat holding none of the
-# colour (62%), against a few in a hundred for a hand of 8 drawn blind.
+# The share of drawings that take a rival's answers at their word. How often they are true,
+# measured in bench games of level 2's search seeing every hand (2026-12-04): with 3 players, 79
+# of 97 declined cards and 58 of 89 lost defences came from a seat holding no more of the
+# colour (74% in all); with 2 players, 23 of 37 declines (62%). A hand of 8 drawn blind holds
+# none of a colour a few times in a hundred.
 BELIEF = 0.7
 
 
