@@ -24,8 +24,9 @@ players' standing answers, which the seat cannot see, are "ask" (they decide eac
 seed, which no later draw uses (the deck is already shuffled), is drawn from `rng`.
 What is believed (rules version 3): where the view's "at_most" says that a rival, by its own
 answers, holds at most n cards of a colour (hand_record.py), its hand is dealt that way in
-BELIEF of the drawings: its cards of that colour beyond n are swapped with deck cards of other
-colours. Only a belief (a player may decline a point and keep the card for a conflict), so the
+BELIEF of the drawings: n counts the cards drawn since it held none, so all but n places of
+its hand, drawn at random, hold none of that colour (their cards of it swapped with deck cards
+of other colours). Only a belief (a player may decline a point and keep the card for a conflict), so the
 other drawings leave the hand as dealt.
 """
 from __future__ import annotations
@@ -136,8 +137,11 @@ def determinize(view: dict, seat: int, rng: random.Random) -> dict:
 
 
 def believe(st: dict, seat: int, rng: random.Random) -> None:
-    """In BELIEF of the drawings per rival and noted colour, the rival's cards of that colour
-    beyond the record's bound swapped with deck cards of colours it may still hold more of."""
+    """In BELIEF of the drawings per rival and noted colour: the bound n counts the cards the
+    rival may have drawn of that colour since it held none, so n places of its hand, drawn at
+    random, are dealt as they fell and the others hold none of it (their cards of that colour
+    swapped with deck cards of colours the hand may hold more of). Its cards of that colour
+    then number as many as n draws bring, not as many as a blind hand of 8 holds."""
     deck = st["deck"]
     for rival, bounds in enumerate(st[RECORD]):
         if rival == seat or not bounds:
@@ -146,8 +150,10 @@ def believe(st: dict, seat: int, rng: random.Random) -> None:
         for colour, most in bounds.items():
             if rng.random() >= BELIEF:
                 continue
-            held = [i for i, card in enumerate(hand) if CARD_COLOUR[card] == colour]
-            for i in rng.sample(held, max(0, len(held) - most)):
+            fresh = set(rng.sample(range(len(hand)), min(most, len(hand))))
+            for i, card in enumerate(hand):
+                if i in fresh or CARD_COLOUR[card] != colour:
+                    continue
                 j = fitting(deck, hand, bounds, colour, rng)
                 if j is None:
                     break

@@ -93,3 +93,23 @@ def test_the_determinization_believes_the_record_in_most_drawings():
         without += colours["black"] == 0 and colours["red"] <= 1
     # both notes believed at once in BELIEF² of the drawings, a blind deal rarely fits them
     assert BELIEF ** 2 - 0.12 < without / kept < BELIEF ** 2 + 0.2
+
+
+def test_a_bound_of_n_deals_the_colour_as_n_draws_bring_it():
+    """At most 2 blue, two cards drawn since a decline: believed, the hand holds as much blue as
+    two draws bring (2 / 8 of a blind hand's), not as much as a blind hand of 8: with
+    BELIEF 0.7, about 0.45 of the blind mean in all."""
+    st = position(PRIEST_OF_SEAT_1, players=3, hands={0: "rrk", 1: "kkkrrgg", 2: "g"})
+
+    def mean_blue(bounds) -> float:
+        st["at_most"][1] = bounds
+        view, total = rules.view(st, 0), 0
+        for n in range(300):
+            state = rules.determinize(view, 0, random.Random(n))
+            total += sum(CARD_COLOUR[card] == "blue" for card in state["hands"][1])
+        return total / 300
+
+    blind, believed = mean_blue({}), mean_blue({"blue": 2})
+    assert blind > 1.2
+    expected = (BELIEF * 2 / 8 + 1 - BELIEF) * blind
+    assert abs(believed - expected) < 0.15, (blind, believed, expected)
