@@ -490,7 +490,8 @@ def step_exchange(st: dict, step: dict) -> None:
 
 
 def answer_exchange(st: dict, pending: dict, action: dict) -> None:
-    if action["type"] != "exchange":
+    if action["type"] != "exchange":    # a treasure refused: most likely no red card to give
+        believes_none(st, pending["seat"], "red")
         return
     seat, treasure = pending["seat"], {"column": action["column"], "row": 0}
     st["piles"][seat].append(slot_at(st, treasure)["card"])

@@ -2,7 +2,8 @@
 colour, at most how many cards of it the seat holds, if its answers meant what they say.
 
 A seat that declines a point or a won conflict's card of a colour ("no_score"), or loses a
-defence with what it committed, most likely holds no more of that colour: the record notes 0.
+defence with what it committed, most likely holds no more of that colour: the record notes 0;
+one that refuses the trader's exchange (a treasure for a red card) most likely holds no red.
 Each card it draws afterwards may be of that colour (+1), each card of that colour it then
 plays in view leaves its hand (-1); a bound of a whole hand (HAND_SIZE) says nothing and is
 dropped, and a card played that the bound says it cannot hold proves the reading wrong (the

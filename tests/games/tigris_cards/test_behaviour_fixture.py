@@ -6,7 +6,8 @@ queued steps and turn counters, which `determinize` needs; then it also counts t
 cards by face, `discard_counts`, with every game's hashes first checked equal to the old ones
 with that key left out; then every victory pile shows its `counts` by colour with or without
 "open piles", checked the same way; then rules version 3 added six games, recorded by the
-engine that brought it, every earlier game's hash unchanged.)
+engine that brought it, every earlier game's hash unchanged; they were recorded again when a
+refused exchange joined the record, the others unchanged.)
 
 Per position the hash covers the JSON (keys in the engine's order) of `to_act`, `legal_actions` of the seat to act,
 `view` of every seat and of the spectator, `dump`, `result`, `forced`, `default_action`,

@@ -113,3 +113,16 @@ def test_a_bound_of_n_deals_the_colour_as_n_draws_bring_it():
     assert blind > 1.2
     expected = (BELIEF * 2 / 8 + 1 - BELIEF) * blind
     assert abs(believed - expected) < 0.15, (blind, believed, expected)
+
+
+def test_a_refused_exchange_notes_no_red_card():
+    st = position("""
+        T@1g - T - T - T - T - T - T - T
+        r       r       . . . . . .
+        b       b       . . . . . .
+        k       k       . . . . . .
+    """, players=2, hands={0: "k", 1: "rr"})
+    st = act(st, 0, type="card", colour="black", gap=0)
+    assert st["pending"]["kind"] == "exchange"
+    assert act(st, 1, type="no_exchange")["at_most"] == [{}, {"red": 0}]
+    assert act(st, 1, type="exchange", column=0)["at_most"] == [{}, {}]
