@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 
 from .cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, TREASURE, TREASURES
-from .engine import STANDING
+from .engine import STANDING, copy_record
 from .hand_record import RECORD
 
 # The share of drawings that take a rival's answers at their word. How often they are true,
@@ -129,7 +129,7 @@ def determinize(view: dict, seat: int, rng: random.Random) -> dict:
         st.update(over=over, end=view.get("end"), version=2, quiet_turns=view["quiet_turns"],
                   card_left_hand=view["card_left_hand"])
     if view.get(RECORD) is not None:  # rules version 3
-        st.update(version=3, at_most=[dict(bounds) for bounds in view[RECORD]])
+        st.update({"version": 3, RECORD: copy_record(view[RECORD])})
         if not over:
             believe(st, seat, rng)
     check_every_card_once(st)
