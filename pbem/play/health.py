@@ -25,7 +25,7 @@ import peewee as pw
 
 from .. import __version__
 from ..db.database import (MIGRATIONS, autovacuum_off, database_now, discard_connection,
-                           is_sqlite)
+                           is_sqlite, write_transaction)
 from ..db.models import Heartbeat, Outbox, db, utcnow
 
 log = logging.getLogger(__name__)
@@ -90,14 +90,17 @@ def beat(kind: str = MAIL_WORKER, now: dt.datetime | None = None,
     ahead = None if now is not None and host_now is None else clock_ahead(host_now)
     now = now or database_now()
     me = this_process(kind)
-    (Heartbeat.insert(**me, started_at=now, beat_at=now, clock_ahead=ahead)
-     .on_conflict(conflict_target=[Heartbeat.host, Heartbeat.pid, Heartbeat.kind],
-                  update={Heartbeat.beat_at: now, Heartbeat.stopped_at: None,
-                          Heartbeat.lost_at: None, Heartbeat.clock_ahead: ahead})
-     .execute())
-    if kind == MAIL_WORKER:
-        _mark_lost(me, now)
-    Heartbeat.delete().where(Heartbeat.beat_at < now - FORGOTTEN_AFTER).execute()
+    # one transaction: /health never sees a restarted worker's first beat before the worker it
+    # replaced is marked lost (the two then counted live at once)
+    with write_transaction():
+        (Heartbeat.insert(**me, started_at=now, beat_at=now, clock_ahead=ahead)
+         .on_conflict(conflict_target=[Heartbeat.host, Heartbeat.pid, Heartbeat.kind],
+                      update={Heartbeat.beat_at: now, Heartbeat.stopped_at: None,
+                              Heartbeat.lost_at: None, Heartbeat.clock_ahead: ahead})
+         .execute())
+        if kind == MAIL_WORKER:
+            _mark_lost(me, now)
+        Heartbeat.delete().where(Heartbeat.beat_at < now - FORGOTTEN_AFTER).execute()
 
 
 def _mark_lost(me: dict, now: dt.datetime) -> None:
