@@ -331,6 +331,15 @@ def database_url(request, tmp_path):
     return fresh_postgresql(PG_URL)
 
 
+@pytest.fixture
+def on_sqlite(tmp_path):
+    """`database_url` on SQLite alone, for a module whose subject is what pages and mails show,
+    not how games are stored: it says `database_url = on_sqlite`. PostgreSQL adds nothing there
+    that the tests of the log, the mail, the pace and the commands, run on both, do not cover,
+    and it doubled those modules' time."""
+    return fresh_sqlite(tmp_path / "pbem.db")
+
+
 # -- the app -----------------------------------------------------------------------------------------
 
 @pytest.fixture

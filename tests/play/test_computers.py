@@ -448,7 +448,7 @@ def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
            "PBEM_MAILS_PER_RECIPIENT_PER_DAY": "3"}
     worker = subprocess.Popen(
         [sys.executable, "-m", "flask", "--app", "tests.support.duel_wsgi:app", "mail", "worker",
-         "--interval", "0.1"], cwd=ROOT, env=dict(os.environ, **env),
+         "--interval", "0.03"], cwd=ROOT, env=dict(os.environ, **env),
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     mailbox = Mailbox(smtp)
     try:
@@ -472,7 +472,7 @@ def test_a_solo_game_plays_to_its_end_under_gunicorn_and_the_mail_worker(
                     if link and (token_of(link) != seen["token"] if seen["spent"]
                                  else now.seq != seen["seq"]):
                         return
-                    time.sleep(0.05)
+                    time.sleep(0.02)
                 raise AssertionError("the worker stopped moving the game")
 
             ann_moves = play_solo_by_email(

@@ -10,6 +10,9 @@ from pbem.games.base import speaking
 from pbem.play import creation
 from pbem.log import store
 from tests.present.test_page_size import labelled_positions, players, turn_path
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # pages, not storage: SQLite alone
 
 EXPLAINED = {"tigris_cards": {"card", "leader", "catastrophe", "commit", "score", "ship",
                               "conflict", "exchange"},

@@ -22,6 +22,9 @@ from pbem.log import store
 from pbem.games.base import GAME_PACKAGES
 from pbem.db.models import Link, Outbox
 from tests.conftest import play_at_random, token_of
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # pages, not storage: SQLite alone
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = [("pbem/**.py", "python"), ("templates/**.html", "jinja2"),

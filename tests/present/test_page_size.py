@@ -17,6 +17,9 @@ from pbem.log import store
 from pbem.games import RULES
 from pbem.db.models import Event
 from tests.conftest import play_at_random
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # pages, not storage: SQLite alone
 
 LIMIT = 64 * 1024
 GAMES = ("tigris", "tigris_cards", "assyria")

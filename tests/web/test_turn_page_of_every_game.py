@@ -19,6 +19,9 @@ from pbem.play import links
 from pbem.play import creation
 from pbem.present.titles import game_name
 from tests.support.games import GAMES
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # pages, not storage: SQLite alone
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@example.org"} for n in ("Ann", "Bob", "Cy")]
 MOVES = 40              # moves posted from the turn pages, at most, a game

@@ -25,6 +25,9 @@ from pbem.present import action_key
 from pbem.present import presenter_for
 
 from .helpers import position
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # pages, not storage: SQLite alone
 
 TAP = re.compile(r'data-tap="([^"]+)"')
 CHOICE = re.compile(r'data-choice="([^"]+)"')
