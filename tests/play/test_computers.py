@@ -111,7 +111,7 @@ def test_the_pass_plays_the_computers_turns_and_stops_at_the_players(app, smtp):
 
 def test_api_names_the_computers_seats(app, client, smtp):
     fast(app)
-    game = create(app, ANN, {"computer": 2}, BOB)
+    create(app, ANN, {"computer": 2}, BOB)
     mailer.send_due()
     token = token_of(smtp.inbox.last_link("ann@example.org"))
     answer = client.get(f"/api/turn/{token}").get_json()
@@ -302,7 +302,6 @@ def test_a_player_back_through_a_move_takes_the_seat_back_from_the_computer(app)
 def test_away_with_bot_hands_the_seats_to_the_computer_for_that_time(app, client, smtp):
     fast(app)
     game = create(app, ANN, BOB, days=1.0)
-    now = seat(game, 0).asked_at + dt.timedelta(hours=1)
     out = app.test_cli_runner().invoke(args=["players", "away", "Ann@Example.org", "3", "--bot"])
     assert out.exit_code == 0 and "the computer plays their seats" in out.output, out.output
     row = Vacation.get(Vacation.email == "ann@example.org")

@@ -18,7 +18,6 @@ from babel.messages.pofile import read_po
 
 from pbem.play import creation
 from pbem.mail import mailer
-from pbem.log import store
 from pbem.games.base import GAME_PACKAGES
 from pbem.db.models import Link, Outbox
 from tests.conftest import play_at_random, token_of
