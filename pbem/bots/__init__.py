@@ -98,6 +98,10 @@ def decide(rules, view: dict, seat: int, actions: list[dict], *, level: int = 2,
     if getattr(rules, "determinize", None) is None:
         return Decision(without_search(candidates, heuristic, rng))
     candidates = not_lost(rules, view, seat, candidates, heuristic)
+    if heuristic.sensible is not None and len(candidates) > 1:
+        # what decides is public or the seat's own: any determinization, with a fixed seed
+        candidates = heuristic.sensible(rules.determinize(view, seat, random.Random(0)), seat,
+                                        candidates)
     if len(candidates) == 1:
         return Decision(candidates[0])
     started = time.perf_counter()

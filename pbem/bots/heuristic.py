@@ -43,6 +43,11 @@ class Heuristic:
     # committing nothing): such an action is left out while the seat has another
     lost: Callable[[object, int], bool] | None = None
     conflicts: tuple[str, ...] = ()
+    # sensible(state, seat, actions): the seat's actions less those that cannot do better than
+    # another of them whatever is hidden (a commit to a conflict that changes nothing but the
+    # cards thrown away); what decides must be public or the seat's own. The decision, the
+    # tree and the playouts all choose among these alone.
+    sensible: Callable[[object, int, list[dict]], list[dict]] | None = None
     # the kinds of action that move the game towards its end (a card leaves a hand, a tile is
     # laid): between moves the search values alike, the computer makes progress
     progress: tuple[str, ...] = ()

@@ -214,8 +214,15 @@ class Search:
         if node is self.root:
             return self.root_moves
         mover = seats[0]
-        actions = moves(self.rules.legal_actions(state, mover))
+        actions = self.choices(state, mover)
         return list(zip(zip(repeat(mover), map(action_key, actions)), actions))
+
+    def choices(self, state, mover: int) -> list[dict]:
+        """The moves `mover` may make in the tree and the playouts: its legal moves, less
+        the pointless ones where the game names them (Heuristic.sensible)."""
+        actions = moves(self.rules.legal_actions(state, mover))
+        sensible = self.heuristic.sensible
+        return actions if sensible is None else sensible(state, mover, actions)
 
     def pick(self, untried: list[tuple[tuple, dict]]) -> tuple[tuple, dict]:
         """The node to add: drawn by the playout's weights, so likely moves come first."""
@@ -232,7 +239,7 @@ class Search:
             if not seats:
                 return rank_rewards(rules.result(state)["ranking"])
             mover = seats[0]
-            state = self.playout_move(state, mover, moves(rules.legal_actions(state, mover)))
+            state = self.playout_move(state, mover, self.choices(state, mover))
         if heuristic.values is None and rules.to_act(state):
             return defaultdict(lambda: 0.5)        # no estimate: even for every seat
         return self.outcome(state)

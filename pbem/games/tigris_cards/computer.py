@@ -20,6 +20,7 @@ from pbem.bots.heuristic import Heuristic
 
 from .cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, is_treasure
 from .cards import colour_of
+from .engine import strengths
 from .table import column_leaders
 
 LEADER_WORTH = 0.6      # a leader on the table, against a scored card's 1 + log terms
@@ -76,8 +77,31 @@ def lost(after, seat: int) -> bool:
     return attack + held <= defence
 
 
+def sensible(state, seat: int, actions: list[dict]) -> list[dict]:
+    """The commits to a conflict that can change its outcome (ties go to the defender; the
+    winner keeps one card it played, on its victory pile, the others are discarded): the
+    defender commits nothing, or just what wins (at least one card: it scores); a defence
+    short of winning throws its cards away, a bigger one throws away the extra. The attacker,
+    who commits first, keeps every count up to the one that wins whatever the defender holds
+    (its base with a whole hand, the hand's size in view). Other decisions: as they are."""
+    pending = state["pending"]
+    if pending is None or pending["kind"] != "commit" or len(actions) < 2:
+        return actions
+    conflict = state["conflict"]
+    attack, defence = strengths(conflict)
+    if conflict["stage"] == "defend":
+        keep = range(0, max(1, attack - defence) + 1, max(1, attack - defence))
+    else:
+        sure = defence + len(state["hands"][conflict["defender"]]) - attack + 1
+        keep = range(0, max(1, sure) + 1)
+    kept = [action for action in actions
+            if action["type"] != "commit" or action["count"] in keep]
+    return kept or actions
+
+
 HEURISTIC = Heuristic(
-    lost=lost, conflicts=("leader", "card"), progress=("card", "catastrophe", "score"),
+    lost=lost, conflicts=("leader", "card"), sensible=sensible,
+    progress=("card", "catastrophe", "score"),
     values=values, scale=1.5, depth=10,
     weights={"card": 4.0, "leader": 1.5, "catastrophe": 0.1, "pass": 0.05,
              "score": 3.0, "no_score": 1.0, "ship": 3.0, "no_ship": 1.0})
