@@ -18,17 +18,17 @@ from pbem.games import RULES
 from pbem.games.tigris_cards.table import find_leader
 from tests.bots.helpers import random_positions
 
-RULES_ = RULES["tigris_cards"]
-SENSIBLE = heuristic_for(RULES_).sensible
+CARDS = RULES["tigris_cards"]
+SENSIBLE = heuristic_for(CARDS).sensible
 
 
 def commits(state, seat) -> list[dict]:
-    return [a for a in moves(RULES_.legal_actions(state, seat)) if a["type"] == "commit"]
+    return [a for a in moves(CARDS.legal_actions(state, seat)) if a["type"] == "commit"]
 
 
 def commit_decisions(players: int, seed: int):
     """(state, seat, its commit actions) at every commit decision of a seeded random game."""
-    for state, seats in random_positions(RULES_, players, seed):
+    for state, seats in random_positions(CARDS, players, seed):
         pending = state["pending"]
         if pending and pending["kind"] == "commit":
             yield state, seats[0], commits(state, seats[0])
@@ -38,7 +38,7 @@ def outcome(state, seat: int, count: int) -> tuple[bool, bool, int]:
     """(the seat kept its leader, a card of its reached its pile, cards it threw away) once it
     committed `count` to the defence."""
     conflict = state["conflict"]
-    after = RULES_.apply(state, seat, {"type": "commit", "count": count})
+    after = CARDS.apply(state, seat, {"type": "commit", "count": count})
     won = find_leader(after, seat, conflict["leader"]) is not None
     scored = len(after["piles"][seat]) > len(state["piles"][seat])
     return won, scored, count - scored
@@ -78,10 +78,10 @@ def test_an_attackers_biggest_kept_commit_wins_against_the_whole_hand():
                 continue
             judged += 1
             biggest = max(a["count"] for a in kept)
-            after = RULES_.apply(state, seat, {"type": "commit", "count": biggest})
+            after = CARDS.apply(state, seat, {"type": "commit", "count": biggest})
             defender = conflict["defender"]
             all_in = max(commits(after, defender), key=lambda a: a["count"])
-            after = RULES_.apply(after, defender, all_in)
+            after = CARDS.apply(after, defender, all_in)
             assert find_leader(after, defender, conflict["leader"]) is None, (seed, biggest)
     assert judged == 6
 
@@ -94,7 +94,7 @@ def test_the_computer_never_answers_a_count_left_out():
             if len(kept) == len(actions):
                 continue
             judged += 1
-            chosen = decide(RULES_, RULES_.view(state, seat), seat, actions, level=1,
+            chosen = decide(CARDS, CARDS.view(state, seat), seat, actions, level=1,
                             iterations=10, rng=random.Random(judged)).action
             assert chosen in kept
     assert judged > 5
