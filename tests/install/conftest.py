@@ -2,6 +2,7 @@
 outside it, and empty databases."""
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -68,14 +69,26 @@ def wait_for(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
     raise RuntimeError(f"nothing answered at {url} in {seconds} s")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def installed(tmp_path_factory):
-    """A venv outside the checkout with the wheel (and its [postgres] extra) installed."""
-    workdir = tmp_path_factory.mktemp("wheel")
-    wheel = build_wheel(workdir)
-    venv = workdir / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                    f"{wheel}[postgres]"], check=True, capture_output=True,
-                   env=clean_environment(), cwd=workdir)
+    """A venv outside the checkout with the wheel (and its [postgres] extra) installed: built
+    once a test run, by the first worker that needs it (under a lock: the others wait for it
+    and use the same one). Tests add nothing to it (the plugin test installs its games beside
+    it, `pip install --target`)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent          # this run's directory, which its workers share
+    workdir = base / "wheel"
+    with open(base / "wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)        # released when the file closes
+        venv = workdir / "venv"
+        if not (workdir / "ready").exists():    # a build cut short is made again from nothing
+            shutil.rmtree(workdir, ignore_errors=True)
+            workdir.mkdir()
+            wheel = build_wheel(workdir)
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                            f"{wheel}[postgres]"], check=True, capture_output=True,
+                           env=clean_environment(), cwd=workdir)
+            (workdir / "ready").touch()
     return venv

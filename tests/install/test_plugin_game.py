@@ -2,8 +2,8 @@
 
 tests/plugin/tinygame is such a game ("Higher card": hidden hands, forced last cards, a
 presenter, a template, a stylesheet and a Hungarian catalogue); tests/plugin/brokengame is a
-plugin that cannot load. Both go into a fresh venv next to pbem's wheel (the install tests'
-`installed`); the game is then created with `pbem games create`, its links come by real SMTP,
+plugin that cannot load. Both are installed into a folder that the installed pbem finds on
+PYTHONPATH, beside the install tests' venv of pbem's wheel (`installed`); the game is then created with `pbem games create`, its links come by real SMTP,
 it is played through the API of a real gunicorn, and its record is exported, imported and
 verified — by the installed commands, away from the checkout.
 """
@@ -30,17 +30,18 @@ TURN_LINK = re.compile(r"http://pbem\.test(/turn/[A-Za-z0-9_.\-]+)")
 
 
 @pytest.fixture(scope="module")
-def venv(installed, tmp_path_factory):  # noqa: F811
-    """pbem's venv with the two plugins installed (built from copies: no build/ left in the
-    checkout; pbem, which tinygame requires, is there already)."""
+def plugins(tmp_path_factory) -> Path:
+    """The two plugins installed into a folder of their own (built from copies: no build/ left
+    in the checkout), which the installed pbem finds on PYTHONPATH: pbem's venv is the install
+    tests' shared one, and stays as the wheel made it."""
     workdir = tmp_path_factory.mktemp("plugins")
     sources = [shutil.copytree(PLUGINS / name, workdir / name,
                                ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
                for name in ("tinygame", "brokengame")]
-    subprocess.run([str(installed / "bin" / "python"), "-m", "pip", "install", "-q",
-                    "--no-deps", *map(str, sources)], check=True, capture_output=True,
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                    str(workdir / "site"), *map(str, sources)], check=True, capture_output=True,
                    env=clean_environment(), cwd=workdir)
-    return installed
+    return workdir / "site"
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +56,11 @@ def engine():
         sys.modules.pop("pbem_tinygame", None)
 
 
-def test_a_game_from_its_own_distribution_plays_end_to_end(venv, engine, smtp, tmp_path):
+def test_a_game_from_its_own_distribution_plays_end_to_end(installed, plugins, engine, smtp,  # noqa: F811
+                                                            tmp_path):
+    venv = installed
     env = clean_environment(
+        PYTHONPATH=str(plugins),
         PBEM_DATABASE_URL=f"sqlite:///{tmp_path}/pbem.db", PBEM_SECRET_KEY="plugin-test-" + secrets.token_urlsafe(40),
         PBEM_BASE_URL="http://pbem.test", PBEM_MAIL_SERVER="127.0.0.1",
         PBEM_MAIL_PORT=str(smtp.port), PBEM_MAIL_SENDER="pbem <pbem@pbem.test>")
