@@ -22,7 +22,7 @@ import pytest
 import requests
 
 from tests.conftest import free_port
-from tests.install.conftest import ROOT, clean_environment, installed, wait_for  # noqa: F401
+from tests.install.conftest import ROOT, clean_environment, wait_for
 
 pytestmark = pytest.mark.install
 PLUGINS = Path(__file__).resolve().parents[1] / "plugin"
@@ -56,7 +56,7 @@ def engine():
         sys.modules.pop("pbem_tinygame", None)
 
 
-def test_a_game_from_its_own_distribution_plays_end_to_end(installed, plugins, engine, smtp,  # noqa: F811
+def test_a_game_from_its_own_distribution_plays_end_to_end(installed, plugins, engine, smtp,
                                                             tmp_path):
     venv = installed
     env = clean_environment(
