@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from tests import mail_kinds
 from tests.e2e.conftest import PHONE, screenshot
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # how mails look, not storage: SQLite alone
 
 
 def test_every_kind_of_mail_fits_a_phone_and_its_links_wrap(app_with, smtp, phone):

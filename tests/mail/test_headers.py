@@ -11,6 +11,9 @@ import pytest
 from pbem.mail import mailer
 from pbem.play import creation
 from tests import mail_kinds
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # what a mail says, not how it is stored: SQLite alone
 
 BASE = "https://pbem.example.org"
 ONE_URL = re.compile(r"<https://pbem\.example\.org/optout/[A-Za-z0-9_.\-]+>")

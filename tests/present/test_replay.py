@@ -20,6 +20,9 @@ from pbem.present import replay as replay_module
 from pbem.present import results
 from tests.conftest import play_at_random, token_of
 from tests.support.games import GAMES
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # the viewer, not storage (the log's tests run on both): SQLite alone
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 
