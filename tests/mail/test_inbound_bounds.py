@@ -18,6 +18,9 @@ from pbem.mail import inbound, mailer, reply_text
 from tests.fuzz import mails
 from tests.mail.test_replies import (asked, dovecot, email_of, events, replying,  # noqa: F401
                                      nothing_written)
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # reading a mail's bytes, not storage: SQLite alone
 
 SIZES = (16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024 - 2048)   # the last under MAX_MAIL_SIZE
 STRANGER_TO = "turns+" + "a" * 26 + "@pbem.test"     # a reply address no mail ever had

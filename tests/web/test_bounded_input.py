@@ -11,7 +11,9 @@ from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Event
-from tests.conftest import token_of
+from tests.conftest import on_sqlite, token_of
+
+database_url = on_sqlite     # what the door lets in, not storage: SQLite alone
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
