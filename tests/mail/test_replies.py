@@ -27,7 +27,7 @@ from pbem.log import store
 from pbem.mail import inbound, mailer, reply_text
 from pbem.play import creation
 from pbem.play import outbox, reply_address
-from tests.conftest import Inbox, a_move, free_port, token_of
+from tests.conftest import PG_URL, Inbox, a_move, free_port, token_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]
@@ -232,8 +232,13 @@ def play_by_replies(app, game, rng, max_replies):
     raise AssertionError(f"the game is not over after {max_replies} replies")
 
 
+# each game on SQLite; one on PostgreSQL too (where configured): a reply writes alike in every game
+WHOLE_GAMES = [("sqlite", "assyria", 1), ("sqlite", "tigris", 1), ("sqlite", "tigris_cards", 36)] \
+    + [("postgresql", "tigris", 1)] * bool(PG_URL)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name,seed", [("assyria", 1), ("tigris", 1), ("tigris_cards", 36)])
+@pytest.mark.parametrize("database_url,name,seed", WHOLE_GAMES, indirect=["database_url"])
 def test_whole_games_are_played_by_replies_alone(replying, name, seed):
     game, _ = creation.create_game(name, PLAYERS, seed=seed)
     game, answered = play_by_replies(replying, game, random.Random(seed), 2000)
