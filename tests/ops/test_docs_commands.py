@@ -183,6 +183,7 @@ class Scratch:
         database = self.fresh_copy()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "FLASK_"))}
         env.update({k: v for k, v in self.environment(database).items() if v is not None})
+        env["PYTHONFAULTHANDLER"] = "1"      # a server that hangs on ^C shows where (`stop`)
         env.update(PBEM_ENV="development", PBEM_BASE_URL=f"http://127.0.0.1:{port}",
                    PBEM_MAIL_PORT=str(catcher), PBEM_MAIL_CATCHER_DIR=str(self.folder / "mail"),
                    FLASK_DEV_PORT=str(port), FLASK_RUN_PORT=str(port))
@@ -207,7 +208,15 @@ class Scratch:
         try:
             answered = wait_until(ready, process)
             process.send_signal(signal.SIGINT)
-            code = process.wait(timeout=20)
+            try:
+                code = process.wait(timeout=20)
+            except subprocess.TimeoutExpired:   # every thread's stack into the log, then out
+                process.send_signal(signal.SIGABRT)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    pass
+                return f"still running 20 s after ^C; its threads: {log.read_text()[-4000:]}"
         finally:
             if process.poll() is None:
                 process.kill()
