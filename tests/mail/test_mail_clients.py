@@ -19,8 +19,11 @@ from pbem.games.codes import codes_of
 from pbem.log import store
 from pbem.mail import inbound, mailer, reply_text
 from pbem.play import creation
-from tests.conftest import Inbox
+from tests.conftest import Inbox, on_sqlite
 from tests.mail.test_replies import PLAYERS, email_of, replying, seat_to_act, turn_mails  # noqa: F401
+
+# how clients write answers, not storage (tests/mail/test_replies.py runs on both): SQLite alone
+database_url = on_sqlite
 
 DATE = "Thu, 3 Dec 2026 10:00:00 +0000"
 

@@ -41,6 +41,11 @@ def replying(app_with, smtp):
     return app_with(smtp.port, REPLY_ADDRESS=REPLY)
 
 
+# a test of how a reply gets in (bytes, size, IMAP, the pipe) rather than what it writes: SQLite
+# alone; what a reply writes is tested on both databases
+ON_SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
 def seat_to_act(game) -> int:
     game = store.get_game(game.id)
     return store.rules_of(game).to_act(store.state_of(game))[0]
@@ -434,6 +439,7 @@ def test_mail_receive_plays_a_reply_piped_in_and_exits_0(asked, smtp, replying):
     assert again.returncode == 0 and again.stdout.decode().strip() == "duplicate"
 
 
+@ON_SQLITE   # reading bytes: refused before storage
 @pytest.mark.parametrize("raw", [b"", b"\x00\xff garbage \r\n\r\n\r\n", b"From: \r\nTo: <<<\r\n\r\n",
                                  b"Content-Type: multipart/mixed; boundary=\r\n\r\n--\r\n"])
 def test_mail_receive_of_malformed_mail_exits_0_without_a_traceback_or_a_write(asked, smtp,
@@ -447,6 +453,7 @@ def test_mail_receive_of_malformed_mail_exits_0_without_a_traceback_or_a_write(a
     assert nothing_written(game, before) and InboundMail.select().count() == 0
 
 
+@ON_SQLITE   # refused by size, before storage
 def test_mail_receive_refuses_a_huge_message_cleanly(asked, smtp, replying):
     game, seat, mail, codes = asked
     before = events(game)
@@ -600,6 +607,7 @@ def test_mail_fetch_reads_the_imap_mailbox_once_and_moves_what_it_handled(asked,
     assert events(game) == played
 
 
+@ON_SQLITE   # IMAP's part; fetch runs on both
 def test_the_mail_worker_reads_the_mailbox_and_deletes_without_a_done_folder(asked, smtp,
                                                                              replying, dovecot):
     game, seat, mail, codes = asked
@@ -613,6 +621,7 @@ def test_the_mail_worker_reads_the_mailbox_and_deletes_without_a_done_folder(ask
     assert dovecot.count("INBOX") == 0 and dovecot.count("Done") == 0
 
 
+@ON_SQLITE   # settings and IMAP, not storage
 def test_pbem_check_says_whether_replies_are_on_and_reachable(app, smtp, dovecot):
     from pbem.ops import check
     off = inbound.reply_findings({}, check.Finding)
@@ -631,6 +640,7 @@ def test_pbem_check_says_whether_replies_are_on_and_reachable(app, smtp, dovecot
     assert long[0].level == "problem" and "64" in long[0].text
 
 
+@ON_SQLITE   # the pipe's part; receive runs on both
 def test_the_postfix_pipe_of_the_deploy_guide_runs_as_written(asked, smtp, replying):
     import shlex
     game, seat, mail, codes = asked
