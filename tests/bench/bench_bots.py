@@ -46,7 +46,9 @@ FULL = int(os.environ.get("PBEM_BENCH_BOTS_GAMES", 0))
 GAMES = FULL or 1
 SLOW_GAMES = max(1, GAMES // 2)          # games of the 1 s lines
 PLAYER_COUNTS = (2, 3) if FULL else (2,)
-MAX_ACTIONS = sized(20_000, 30)   # a game still running then is judged by the heuristic
+# a game still running then is judged by the heuristic (quick: the test game's 8 actions end
+# it; the real games are cut off after a few decisions each side)
+MAX_ACTIONS = sized(20_000, 12)
 QUICK_BUDGET = {"iterations": 3, "seconds": 0.02}     # quick mode: a bot's budget
 ONLY = [name for name in os.environ.get("PBEM_BENCH_BOTS_ONLY", "").split(",") if name]
 LINES = [word for word in os.environ.get("PBEM_BENCH_BOTS_LINES", "").split(",") if word]

@@ -25,17 +25,20 @@ from pbem.log import store
 from pbem.app import create_app
 from pbem.db.models import Outbox, db
 from pbem.web import pagecache
-from tests.bench import sized
+from tests.bench import new_sqlite, sized
 from tests.conftest import free_port
 from tests.support.gunicorn_server import Gunicorn
 
 GAMES = ("tigris", "tigris_cards", "assyria")
+FINISHED = sized("assyria", "duel")  # the finished game's page (quick: the test game, 12 moves)
 PLAYERS = 3
-STAGES = sized((0, 60), (0, 2))     # random moves played before the page is measured
+STAGES = sized((0, 60), (0, 1))     # random moves played before the page is measured
 SAMPLES = sized(40, 2)              # in-process GETs per page (the median is printed)
-SECONDS = sized(2.0, 0.2)           # wrk-like hammering per page under gunicorn
+UNMEASURED = sized(3, 1)            # in-process GETs per page before them
+SECONDS = sized(2.0, 0.05)          # wrk-like hammering per page under gunicorn
 THREADS = 4
-WARM_UP = sized(0.3, 0.05)          # seconds of unmeasured requests per page first
+WORKERS = sized(2, 1)               # gunicorn's (quick: one; each boots the app, 1 s of CPU)
+WARM_UP = sized(0.3, 0.02)          # seconds of unmeasured requests per page first
 LINK = re.compile(r"/turn/([A-Za-z0-9_.\-]+)")
 SECRET = "bench-secret-Zq8wR2xk3Vn9LpT4sY6bHc1JmG5fD7aE"
 
@@ -91,7 +94,7 @@ def in_process(client, paths: list[str]) -> list[tuple[float, float, float, int,
     kept = {path: [] for path in paths}
     body = {}
     for path in paths:
-        for _ in range(3):          # unmeasured: templates compiled, catalogues loaded
+        for _ in range(UNMEASURED):     # templates compiled, catalogues loaded
             client.get(path)
     for _ in range(SAMPLES):
         for path in paths:
@@ -114,7 +117,7 @@ def revalidated(client) -> tuple[float, float]:
     """(median CPU ms of a finished game's page rendered, of the same page answered 304 to a
     browser that kept it): what the page's validator saves (pbem/web/conditional.py)."""
     rng = random.Random("finished")
-    game, _ = creation.create_game("assyria", players(PLAYERS), seed=rng.randrange(10**9))
+    game, _ = creation.create_game(FINISHED, players(PLAYERS), seed=rng.randrange(10**9))
     game = play(game, 100_000, rng)
     path = f"/games/{game.id}"
     etag = client.get(path).headers["ETag"]
@@ -173,7 +176,7 @@ def run(url: str) -> None:
     gc.unfreeze()
     env = {"PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
            "PBEM_BASE_URL": "http://pbem.bench", "PBEM_MAIL_PORT": str(free_port())}
-    with Gunicorn(free_port(), env, workers=2, app="tests.bench.bench_wsgi:app") as server:
+    with Gunicorn(free_port(), env, workers=WORKERS, app="tests.bench.bench_wsgi:app") as server:
         # steady state, as a server runs for months: every worker has compiled each page's
         # templates and loaded its catalogues before the clock starts
         for path in ["/hello"] + [row[2] for row in rows]:
@@ -184,7 +187,7 @@ def run(url: str) -> None:
         hello = (hello + hammer(f"{server.url}/hello")) / 2      # before and after the pages
         for row in rows:
             row[-1] /= hello
-    print(f"  {PLAYERS} players; in-process median of {SAMPLES} GETs; gunicorn -w 2, "
+    print(f"  {PLAYERS} players; in-process median of {SAMPLES} GETs; gunicorn -w {WORKERS}, "
           f"{THREADS} clients, bare route {hello:.0f} req/s")
     print("  CPU ms: rendered; kept: read again while nothing moved (the worker's page cache); "
           "x bare: gunicorn's rate against a bare route (goal >= 0.25)")
@@ -198,8 +201,12 @@ def run(url: str) -> None:
 
 
 def main() -> None:
+    if FINISHED == "duel":
+        from pbem.games import register
+        from tests import toygame
+        register(toygame.rules)
     with tempfile.TemporaryDirectory() as tmp:
-        run(f"sqlite:///{Path(tmp) / 'pages.db'}")
+        run(new_sqlite(Path(tmp) / "pages.db"))
 
 
 if __name__ == "__main__":

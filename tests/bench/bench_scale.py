@@ -32,9 +32,13 @@ from tests.bench.bench_server import settings
 from tests.bench.bench_storage import play_out
 from tests.conftest import SMTPServer
 
-SMALL, LARGE = sized(200, 8), sized(2_000, 24)   # finished games
-MAILS = sized(100_000, 1_000)                    # stored mails when the passes are timed
-SAMPLES = sized(15, 2)                           # GETs per listing figure (median printed)
+SMALL, LARGE = sized(200, 4), sized(2_000, 6)    # finished games (quick: ME's 3, one more, then 2)
+RUNNING = sized(5, 2)                            # running games beside them in the listings
+DUE = sized(10, 4)                               # running games the pace pass finds due
+COMPUTERS = sized(3, 1)                          # running games the computers' pass plays in
+MAILS = sized(100_000, 200)                      # stored mails when the passes are timed
+SENT = sized(100, 10)                            # mails the timed `pbem mail send` pass sends
+SAMPLES = sized(15, 1)                           # GETs per listing figure (median printed)
 ME = "me@example.org"                            # the player whose home page is read
 
 
@@ -156,10 +160,10 @@ def store_mails(total: int) -> None:
 
 def pass_holds(rng: random.Random) -> dict:
     """The longest write transaction (ms) of each pass, with work due for each."""
-    running_games(10, rng)
-    running_games(3, rng, computer=True)
+    running_games(DUE, rng)
+    running_games(COMPUTERS, rng, computer=True)
     later = utcnow() + dt.timedelta(days=3)     # every reminder and deadline due
-    passes = {"mail send": lambda: mailer.send_due(limit=100),
+    passes = {"mail send": lambda: mailer.send_due(limit=SENT),
               "pace pass": lambda: pace.run_pass(now=later),
               "computers' pass": lambda: computers.run_pass(iterations=100),
               "mail prune --older-than 90": lambda: mailqueue.prune(90)}
@@ -195,7 +199,7 @@ def measure(kind: str, url: str) -> None:
             client = app.test_client()
             finish_games(3, rng, with_me=True)
             finish_games(SMALL - 3, rng)
-            running_games(5, rng)
+            running_games(RUNNING, rng)
             said = autoanalyze()
             if said:
                 print(f"  {kind}{said}", flush=True)

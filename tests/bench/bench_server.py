@@ -1,8 +1,8 @@
-"""Server figures: turn-page GET and action POST throughput under gunicorn (4 workers) beside a
-bare "hello" route on the same server, and page time at move 1 versus move 500 of a long game,
-on SQLite and (where PBEM_TEST_DATABASE_URL names one) PostgreSQL. Prints figures; never fails
-on time. Each GET route is hammered SECONDS; the POST figure is GAMES - 1 first moves, each in
-a game of its own, as fast as the clients can send them."""
+"""Server figures: turn-page GET and action POST throughput under gunicorn (WORKERS workers)
+beside a bare "hello" route on the same server, and page time at move 1 versus move 500 of a
+long game, on SQLite and (where PBEM_TEST_DATABASE_URL names one) PostgreSQL. Prints figures;
+never fails on time. Each GET route is hammered SECONDS; the POST figure is GAMES - 1 first
+moves, each in a game of its own, as fast as the clients can send them."""
 from __future__ import annotations
 
 import os
@@ -23,13 +23,14 @@ from pbem.app import create_app
 from pbem.games import RULES, register
 from pbem.db.models import Outbox, db
 from tests import toygame
-from tests.bench import sized
-from tests.conftest import free_port, reset_postgresql
+from tests.bench import emptied_postgresql, new_sqlite, sized
+from tests.conftest import free_port
 from tests.support.gunicorn_server import Gunicorn
 
 THREADS = 8
-SECONDS = sized(3.0, 0.3)           # hammering per GET route
-GAMES = sized(150, 6)               # games created up front: one serves the GETs, the rest a POST
+WORKERS = sized(4, 1)               # gunicorn's (quick: one; each boots the app, 1 s of CPU)
+SECONDS = sized(3.0, 0.15)          # hammering per GET route
+GAMES = sized(150, 3)               # games created up front: one serves the GETs, the rest a POST
 MOVES = sized((1, 500), (1, 5))     # moves of the long game where its page time is taken
 SAMPLES = sized(20, 3)              # in-process GETs per figure (the median is printed)
 LINK = re.compile(r"/turn/([A-Za-z0-9_.\-]+)")
@@ -94,7 +95,7 @@ def throughput(url: str) -> None:
         db.close()
     env = {"PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET, "PBEM_BASE_URL": "http://pbem.bench",
            "PBEM_MAIL_PORT": str(settings(url)["MAIL_PORT"])}
-    with Gunicorn(free_port(), env, workers=4, app="tests.bench.bench_wsgi:app") as server:
+    with Gunicorn(free_port(), env, workers=WORKERS, app="tests.bench.bench_wsgi:app") as server:
         hello = hammer(lambda: f"{server.url}/hello")
         page = hammer(lambda: f"{server.url}/turn/{token0}")
         api = hammer(lambda: f"{server.url}/api/turn/{token0}")
@@ -153,17 +154,18 @@ def _time(client, path) -> float:
 def main() -> None:
     register(toygame.rules)
     with tempfile.TemporaryDirectory() as tmp:
-        targets = [("SQLite", f"sqlite:///{Path(tmp) / 'bench.db'}")]
+        targets = [("SQLite", new_sqlite(Path(tmp) / "bench.db"))]
         pg = os.environ.get("PBEM_TEST_DATABASE_URL")
         if pg:
             targets.append(("PostgreSQL", pg))
         for name, url in targets:
             if url.startswith("postgres"):
-                reset_postgresql(url)
-            print(f"server on {name}, gunicorn with 4 workers, {THREADS} clients:")
+                emptied_postgresql(url)
+            print(f"server on {name}, gunicorn with {WORKERS} worker{'s' * (WORKERS > 1)}, "
+                  f"{THREADS} clients:")
             throughput(url)
             if url.startswith("postgres"):
-                reset_postgresql(url)
+                emptied_postgresql(url)
             print(f"page time in a long game on {name} (in process):")
             page_times(url)
 
