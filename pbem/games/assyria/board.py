@@ -18,8 +18,16 @@ def key(q: int, r: int) -> str:
 
 def coords(hex_key: str) -> list[int]:
     """[q, r] of a hex key."""
-    q, r = hex_key.split(",")
-    return [int(q), int(r)]
+    qr = _COORDS.get(hex_key) if type(hex_key) is str else None
+    if qr is None:
+        q, r = hex_key.split(",")
+        qr = int(q), int(r)
+        if type(hex_key) is str and len(_COORDS) < 10_000:
+            _COORDS[hex_key] = qr
+    return [qr[0], qr[1]]
+
+
+_COORDS: dict[str, tuple[int, int]] = {}   # hex key -> (q, r): views ask for them by the hundred
 
 
 @lru_cache(maxsize=None)
@@ -48,6 +56,10 @@ class Board:
         self.sites_at = {h: [i for i, site in enumerate(self.well_sites) if h in site]
                          for h in self.hexes}
         self.qr = {h: tuple(coords(h)) for h in self.hexes}   # list(...) of it for an action
+        # what every view shows of the board, which never changes: (q, r), food, region of
+        # each hex in board order, and the (q, r) of each well site's hexes
+        self.cells = tuple((self.qr[h], self.foods[h], self.regions[h]) for h in self.order)
+        self.site_qr = tuple(tuple(self.qr[h] for h in site) for site in self.well_sites)
 
     @staticmethod
     def _around(hex_key: str) -> list[str]:

@@ -30,11 +30,16 @@ FAMINE_MAY_FOLLOW = ("column", "hut", "feed", "well", "end_wells")
 
 
 def phase_name(phase: str) -> str:
-    return {
-        "start": _("choosing start hexes"), "draft": _("the initial food draft"),
-        "harvest": _("harvest"), "huts": _("expansion: new huts"), "feed": _("expansion: supply"),
-        "wells": _("expansion: wells"), "actions": _("actions"), "over": _("game over"),
-    }[phase]
+    return PHASE_NAMES[phase]()
+
+
+# Only the name asked for is looked up (a refused action words one on every refusal).
+PHASE_NAMES = {
+    "start": lambda: _("choosing start hexes"), "draft": lambda: _("the initial food draft"),
+    "harvest": lambda: _("harvest"), "huts": lambda: _("expansion: new huts"),
+    "feed": lambda: _("expansion: supply"), "wells": lambda: _("expansion: wells"),
+    "actions": lambda: _("actions"), "over": lambda: _("game over"),
+}
 
 
 class Assyria:
@@ -121,8 +126,8 @@ class Assyria:
             "players": state["players"], "colours": list(R.COLOURS[:state["players"]]),
             "reign": state["reign"], "turn": state["turn"], "phase": state["phase"],
             "active": state["active"], "order": list(state["order"]),
-            "board": [{"hex": coords(h), "food": bd.food(h), "region": bd.region(h)}
-                      for h in bd.order],
+            "board": [{"hex": [q, r], "food": food, "region": region}
+                      for (q, r), food, region in bd.cells],
             # by hex, not by the dict's order: a snapshot read back from the store (its keys
             # sorted) shows the same list as the live state
             "huts": [{"hex": coords(h), "seat": state["huts"][h]}
@@ -130,7 +135,7 @@ class Assyria:
             "ziggurats": [{"hex": coords(h), "seat": state["ziggurats"][h][0],
                            "level": state["ziggurats"][h][1]}
                           for h in sorted(state["ziggurats"], key=coords)],
-            "well_sites": [[coords(h) for h in site] for site in bd.well_sites],
+            "well_sites": [list(map(list, site)) for site in bd.site_qr],
             "wells": list(state["wells"]), "wells_in_stock": R.wells_in_stock(state),
             "dignitaries": copy_json(state["dignitaries"]),
             "expansion": list(state["expansion"]), "bonus": state["bonus"],

@@ -63,13 +63,22 @@ def block_squares(top_left: int) -> tuple[int, int, int, int]:
 
 def label(i: int) -> str:
     """A square's human name: column letter A..P and row number 1..11, e.g. 'F4'."""
+    if type(i) is int and 0 <= i < SQUARES:     # a square of the board: looked up
+        return LABELS[i]
     r, c = divmod(i, COLS)
     return f"{COLUMN_LETTERS[c]}{r + 1}"
 
 
 def to_rc(i: int) -> list[int]:
     """A square as [row, col] (0-based), the form actions use."""
+    if type(i) is int and 0 <= i < SQUARES:
+        return list(ROW_COLS[i])
     return list(divmod(i, COLS))
+
+
+# Every view names each tile's square both ways: worked out once per square.
+ROW_COLS = tuple(divmod(i, COLS) for i in range(SQUARES))
+LABELS = tuple(f"{COLUMN_LETTERS[c]}{r + 1}" for r, c in ROW_COLS)
 
 
 def from_rc(rc) -> int | None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 
 from .cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, TREASURE, TREASURES
-from .engine import STANDING, copy_record
+from .engine import STANDING, copy_columns, copy_gaps, copy_record
 from .hand_record import RECORD
 
 # The share of drawings that take a rival's answers at their word. How often they are true,
@@ -114,7 +114,11 @@ def determinize(view: dict, seat: int, rng: random.Random) -> dict:
     st = {
         "players": players, "seed": view["seed"] if over else rng.randrange(2 ** 31),
         "options": dict(view["options"]), "turn": view["turn"], "active": view["active"],
-        "actions_left": view["actions_left"], "columns": columns, "gaps": gaps, "deck": deck,
+        # the table frozen, as every state's is after an action: a determinized state is
+        # often played from many times (bots.not_lost tries every conflict from one), and each
+        # action's copy then shares its columns instead of freezing them anew
+        "actions_left": view["actions_left"], "columns": copy_columns(columns),
+        "gaps": copy_gaps(gaps), "deck": deck,
         "removed": removed, "destroyed": destroyed, "discard": discard, "hands": hands,
         "piles": piles, "catastrophes": list(view["catastrophes"]), "ships": list(view["ships"]),
         "prefs": [dict(view["standing"]) if s == seat else {kind: "ask" for kind in STANDING}

@@ -19,7 +19,7 @@ from .table import (Column, FrozenDict, Leader, Slot, card_colour, changed, colu
                     count_colour, find_leader, free_rows, freeze, frozen, frozen_column,
                     is_treasure_star, kingdom_span, kingdoms, leaders_at, leaders_in, position_of,
                     positions, put_at, real_treasure_columns, remove_at, send_home, set_column,
-                    ships_in, slot_at, slots_in, span_of, thaw)
+                    ships_in, slot_at, slots_in, span_of, thaw, thaw_column)
 
 # Standing answers: decision kind -> the answers a seat may leave for decisions asked while
 # another player is on turn ("ask" = ask me).
@@ -152,7 +152,11 @@ def plain_state(st: dict) -> dict:
     """A deep copy in plain dicts and lists (what `dump` writes)."""
     copied = copy_json(st)
     for key in ("columns", "gaps", "pending", "conflict", "options", "queue"):
-        if key in copied:
+        if key not in copied:
+            continue
+        if key == "columns" and type(st[key]) is list:  # thaw's answer, each column sooner
+            copied[key] = [thaw_column(column) for column in st[key]]
+        else:
             copied[key] = thaw(st[key])
     return copied
 

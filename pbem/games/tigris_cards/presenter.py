@@ -44,13 +44,17 @@ def slot_of(view: dict, pos: dict) -> dict | None:
 
 def leader_at(view: dict, seat, colour: str) -> dict | None:
     """Where the seat's leader of that colour stands on the table, or None (in supply)."""
+    wanted = [seat, colour]
     for c, column in enumerate(view["columns"]):
         for r, slot in enumerate(column):
-            if list(slot.get("leader") or ()) == [seat, colour]:
+            leader = slot.get("leader")
+            if leader and list(leader) == wanted:
                 return {"column": c, "row": r}
     for g, slot in enumerate(view["gaps"]):
-        if slot is not None and list(slot.get("leader") or ()) == [seat, colour]:
-            return {"gap": g}
+        if slot is not None:
+            leader = slot.get("leader")
+            if leader and list(leader) == wanted:
+                return {"gap": g}
     return None
 
 

@@ -57,8 +57,9 @@ class Slot(dict):
 class Column(list):
     """A frozen column: its slots, the treasure* first, all frozen. As it never changes, it
     keeps what it was asked about its leaders and ships (`column_leaders`, `free_rows`,
-    `column_ships`)."""
-    __slots__ = ("leader_rows", "free", "ship_names")
+    `column_ships`), how views show it (`views.show_column`) and whether its slots hold only
+    plain values and a leader (`thaw_column`)."""
+    __slots__ = ("leader_rows", "free", "ship_names", "shown", "simple")
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
 
@@ -122,12 +123,42 @@ THAWED = (dict, list)
 
 
 def thaw(value):
-    """A plain deep copy in dicts and lists, frozen parts included (what `dump` writes)."""
+    """A plain deep copy in dicts and lists, frozen parts included (what `dump` writes). The
+    other values are kept as they are, without a call each."""
     if isinstance(value, dict):
-        return {key: thaw(item) for key, item in value.items()}
+        return {key: thaw(item) if isinstance(item, THAWED) else item
+                for key, item in value.items()}
     if isinstance(value, list):
-        return [thaw(item) for item in value]
+        return [thaw(item) if isinstance(item, THAWED) else item for item in value]
     return value
+
+
+def thaw_column(column: list) -> list:
+    """`thaw(column)`, sooner for a frozen column whose slots hold only plain values and a
+    leader of plain values (every column the engine makes): a copy of each slot, its leader a
+    new list. A column keeps whether it is such a column (it never changes)."""
+    if type(column) is Column:
+        try:
+            simple = column.simple
+        except AttributeError:
+            simple = column.simple = all(map(is_simple_slot, column))
+        if simple:
+            return [{**slot, "leader": list(slot["leader"])} if "leader" in slot else dict(slot)
+                    for slot in column]
+    return thaw(column)
+
+
+def is_simple_slot(slot) -> bool:
+    """A dict whose values are neither dicts nor lists, but for a "leader" list of such."""
+    if not isinstance(slot, dict):
+        return False
+    for key, value in slot.items():
+        if key == "leader":
+            if not isinstance(value, list) or any(isinstance(item, THAWED) for item in value):
+                return False
+        elif isinstance(value, THAWED):
+            return False
+    return True
 
 
 def frozen_column(slots: list) -> Column:

@@ -6,7 +6,7 @@ from pbem.games.base import _, ngettext
 from .cards import COLOURS, FACE, face_of, is_treasure
 from .hand_record import RECORD
 from .scoring import colour_counts, final_ranking
-from .table import find_leader, slot_at, supplies, thaw
+from .table import THAWED, Column, find_leader, slot_at, supplies, thaw
 
 
 # ---- The table ---------------------------------------------------------------------------------
@@ -26,6 +26,21 @@ def show_slot(slot: dict, row: int | None, secret_ok: bool) -> dict:
     return shown
 
 
+def show_column(column: list) -> list[dict]:
+    """Every slot of a column as `show_slot` shows it (face up to all), in new dicts. A frozen
+    column keeps what it showed, as it never changes: a copy of that is several times sooner
+    than showing each slot again, and every view of every seat shows every column."""
+    if type(column) is not Column:
+        return [show_slot(slot, row, True) for row, slot in enumerate(column)]
+    try:
+        shown = column.shown
+    except AttributeError:
+        shown = column.shown = tuple(show_slot(slot, row, True)
+                                     for row, slot in enumerate(column))
+    return [{**slot, "leader": list(slot["leader"])} if "leader" in slot else slot.copy()
+            for slot in shown]
+
+
 def show_pile(pile: list[int]) -> dict:
     """A victory pile: its size, its top card and its cards counted by colour. The counts are
     public with or without "open piles": each card is placed on a pile in view, and the log
@@ -36,21 +51,29 @@ def show_pile(pile: list[int]) -> dict:
 
 
 def hand_faces(hand: list[int]) -> list[str]:
-    order = COLOURS + ("treasure",)
-    return sorted((face_of(card) for card in hand), key=order.index)
+    return sorted(map(FACE.__getitem__, hand), key=FACE_RANK.__getitem__)
+
+
+FACE_RANK = {face: rank for rank, face in enumerate(COLOURS + ("treasure",))}  # a hand's order
 
 
 # ---- Words -------------------------------------------------------------------------------------
 def colour_name(colour: str) -> str:
     """A colour (or "treasure") in the language being spoken."""
-    names = {"black": _("black"), "green": _("green"), "red": _("red"), "blue": _("blue"),
-             "treasure": _("treasure")}
-    return names.get(colour, colour)
+    name = COLOUR_NAMES.get(colour)
+    return colour if name is None else name()
 
 
 def leader_name(colour: str) -> str:
-    names = {"black": _("king"), "green": _("trader"), "red": _("priest"), "blue": _("farmer")}
-    return names[colour]
+    return LEADER_NAMES[colour]()
+
+
+# Only the word asked for is looked up: pages and log lines name colours by the thousand.
+COLOUR_NAMES = {"black": lambda: _("black"), "green": lambda: _("green"),
+                "red": lambda: _("red"), "blue": lambda: _("blue"),
+                "treasure": lambda: _("treasure")}
+LEADER_NAMES = {"black": lambda: _("king"), "green": lambda: _("trader"),
+                "red": lambda: _("priest"), "blue": lambda: _("farmer")}
 
 
 def ship_name(ship: str) -> str:
@@ -108,7 +131,8 @@ def public_conflict(st: dict) -> dict | None:
     conflict = st["conflict"]
     if conflict is None:
         return None
-    shown = {key: thaw(value) for key, value in conflict.items() if key != "played"}
+    shown = {key: thaw(value) if isinstance(value, THAWED) else value
+             for key, value in conflict.items() if key != "played"}
     shown["played"] = [len(cards) for cards in conflict["played"]]
     return shown
 
@@ -126,8 +150,7 @@ def view(st: dict, seat: int | None, to_act: list[int]) -> dict:
         "seat": seat, "to_act": to_act, "prompt": prompt(st, seat), "over": over,
         "players": players, "turn": st["turn"], "active": st["active"],
         "actions_left": st["actions_left"], "options": dict(st["options"]),
-        "columns": [[show_slot(slot, row, True) for row, slot in enumerate(column)]
-                    for column in st["columns"]],
+        "columns": [show_column(column) for column in st["columns"]],
         "gaps": [None if slot is None else show_slot(slot, None, placer_sees)
                  for slot in st["gaps"]],
         "supply": supplies(st),
