@@ -5,7 +5,7 @@ made from, and plays on (legal actions of whoever is to act apply). The built-in
 keep theirs: the computer players search them."""
 from __future__ import annotations
 
-import itertools
+import functools
 import random
 
 import pytest
@@ -33,11 +33,13 @@ def test_every_built_in_game_can_be_determinized(name):
         f"{name} lost its determinize: the bots cannot search it"
 
 
+@functools.lru_cache(maxsize=None)
 def spread_positions(rules, players, seed):
-    """About POSITIONS positions of one seeded random game, from its start to its end."""
-    length = sum(1 for _ in random_positions(rules, players, seed))
-    every = max(1, length // POSITIONS)
-    return list(itertools.islice(random_positions(rules, players, seed, every=every), POSITIONS))
+    """About POSITIONS positions of one seeded random game, from its start to its end (the
+    game played once a test process: the tests only read its positions)."""
+    played = list(random_positions(rules, players, seed))
+    every = max(1, len(played) // POSITIONS)
+    return played[::every][:POSITIONS]
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))

@@ -9,6 +9,7 @@ on its pile as often) and throws away no more of its cards; an attacker's bigges
 wins against the defender's whole hand. `decide` never answers a count left out."""
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -26,12 +27,13 @@ def commits(state, seat) -> list[dict]:
     return [a for a in moves(CARDS.legal_actions(state, seat)) if a["type"] == "commit"]
 
 
-def commit_decisions(players: int, seed: int):
-    """(state, seat, its commit actions) at every commit decision of a seeded random game."""
-    for state, seats in random_positions(CARDS, players, seed):
-        pending = state["pending"]
-        if pending and pending["kind"] == "commit":
-            yield state, seats[0], commits(state, seats[0])
+@functools.lru_cache(maxsize=None)
+def commit_decisions(players: int, seed: int) -> tuple:
+    """(state, seat, its commit actions) at every commit decision of a seeded random game (each
+    game played once a test process: the tests share some, and only read them)."""
+    return tuple((state, seats[0], commits(state, seats[0]))
+                 for state, seats in random_positions(CARDS, players, seed)
+                 if state["pending"] and state["pending"]["kind"] == "commit")
 
 
 def outcome(state, seat: int, count: int) -> tuple[bool, bool, int]:

@@ -2,7 +2,6 @@
 the reshuffle seed) drawn at random, everything else read from the view."""
 from __future__ import annotations
 
-import copy
 import json
 import random
 
@@ -10,6 +9,7 @@ import pytest
 
 from pbem.games.assyria import engine as R
 from pbem.games.assyria import rules
+from pbem.games.base import copy_json
 
 from .helpers import check_invariants, position
 
@@ -36,7 +36,7 @@ def hidden(state) -> tuple:
 
 def with_other_secrets(state, rng):
     """The same position with the decks in another order and another seed."""
-    other = copy.deepcopy(state)
+    other = copy_json(state)
     rng.shuffle(other["food_deck"])
     rng.shuffle(other["expansion_deck"])
     other["seed"] = rng.randrange(10 ** 9)

@@ -1,11 +1,11 @@
 """Whole games: random playouts with invariants, replay, storage, views and log lines."""
-import copy
 import json
 import random
 
 import pytest
 
 from pbem.games import base
+from pbem.games.base import copy_json
 from pbem.games.assyria import rules
 
 from .helpers import check_invariants, playout
@@ -25,9 +25,9 @@ def test_random_games_to_the_end_keep_every_invariant(players):
             assert before == snapshot[0], "apply must not change the state it is given"
             check_invariants(after)
             assert all(after["score"][s] >= before["score"][s] for s in range(players))
-            snapshot[0] = copy.deepcopy(after)
+            snapshot[0] = copy_json(after)
         start = rules.setup(players, seed)
-        snapshot = [copy.deepcopy(start)]
+        snapshot = [copy_json(start)]
         check_invariants(start)
         final, log = playout(players, seed, check)
         result = rules.result(final)
@@ -53,7 +53,7 @@ def test_replay_from_the_seed_equals_the_live_game_and_storage_round_trips(playe
 
 def shuffled_secrets(state, rng):
     """The same position with the decks (the only secrets) in another order."""
-    other = copy.deepcopy(state)
+    other = copy_json(state)
     rng.shuffle(other["food_deck"])
     rng.shuffle(other["expansion_deck"])
     other["seed"] = rng.randrange(10 ** 9)
