@@ -69,17 +69,20 @@ def sizes_while_choosing(page, where: str, firsts: int = 6) -> list[float]:
     return seen
 
 
+# the confirm bar's place on the screen, then each tapped element's: [left, top, right, bottom]
+PLACES = """tokens => [document.getElementById('tap-bar'),
+                     ...tokens.map(t => document.querySelector(`[data-tap="${t}"]`))]
+  .map(el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+
+
 def assert_in_view(page, tokens: list[str]) -> None:
     """The confirm bar is on screen, and so is each tapped element, above the bar."""
-    bar = page.locator("#tap-bar").bounding_box()
+    bar, *boxes = page.evaluate(PLACES, tokens)          # one look: the bar and what was tapped
     assert page.locator("#confirm").is_visible()
-    assert bar["y"] >= 0 and bar["y"] + bar["height"] <= PHONE["height"] + 1, bar
-    for token in tokens:
-        box = page.evaluate("t => { const r = document.querySelector(`[data-tap=\"${t}\"]`)"
-                            ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
-                            token)
+    assert bar[1] >= 0 and bar[3] <= PHONE["height"] + 1, bar
+    for token, box in zip(tokens, boxes):
         left, top, right, bottom = box
-        assert top >= -1 and bottom <= bar["y"] + 1, f"{token} is not above the bar: {box}, {bar}"
+        assert top >= -1 and bottom <= bar[1] + 1, f"{token} is not above the bar: {box}, {bar}"
         assert left >= -1 and right <= PHONE["width"] + 1, f"{token} is off the screen: {box}"
 
 
@@ -96,9 +99,7 @@ def confirm(page) -> None:
 
 def in_viewport(page, name: str) -> None:
     """A screenshot of what the phone shows now (not the whole page)."""
-    from tests.e2e.conftest import SCREENSHOTS
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    screenshot(page, name, full_page=False)
 
 
 # -- Tigris ------------------------------------------------------------------------------------

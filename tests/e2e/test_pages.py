@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from pbem.play import creation
 from pbem.log import store
 from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
@@ -34,10 +36,22 @@ def visit(phone, url, name):
     return answer
 
 
-def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel):
-    refused = []        # what the Content-Security-Policy blocked (inline styles, scripts...)
-    phone.on("console", lambda m: refused.append(f"{phone.url}: {m.text}")
-             if m.type == "error" else None)
+@pytest.fixture
+def console_errors(phone):
+    """The errors the page logs from now to the end of the test (then the listener goes: the
+    page goes on to other tests)."""
+    errors = []
+
+    def log(message):
+        if message.type == "error":
+            errors.append(f"{phone.url}: {message.text}")
+    phone.on("console", log)
+    yield errors
+    phone.remove_listener("console", log)
+
+
+def test_no_page_scrolls_sideways_on_a_phone(live, smtp, phone, duel, console_errors):
+    refused = console_errors    # among them what the Content-Security-Policy blocked
     games = {}
     for rules_name, moves in (("tigris", 25), ("tigris_cards", 30), ("assyria", 40)):
         game, _ = creation.create_game(rules_name, players(rules_name), seed=4,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 from pbem.play import creation
 from pbem.log import store
@@ -12,6 +13,7 @@ from tests.e2e.conftest import PHONE, assert_no_sideways_scroll, screenshot
 from tests.conftest import play_at_random
 
 REPLAY = re.compile(r"http://127\.0\.0\.1:\d+/(?:replay/[A-Za-z0-9_.\-]+|games/\d+/replay)")
+PAUSED = 1.6        # s that a paused autoplay is watched: longer than its step (replay.js, 1.2 s)
 
 
 def players(prefix):
@@ -89,8 +91,11 @@ def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     phone.wait_for_url(re.compile(r"step=121&play=1$"), timeout=5000)
     phone.click("#replay-play")                                      # pause
     phone.wait_for_url(re.compile(r"step=12\d$"))
-    paused = step_of(phone)
-    phone.wait_for_timeout(1600)
+    paused, since = step_of(phone), time.monotonic()
+    # while it stays paused (a running autoplay would step on meanwhile, though another page
+    # is at work): without JavaScript the same viewer works through links and forms
+    without_javascript(browser, link)
+    phone.wait_for_timeout(max(0.0, PAUSED - (time.monotonic() - since)) * 1000)
     assert step_of(phone) == paused
     phone.click("#replay-last")
     at_step(phone, game.seq)
@@ -99,7 +104,9 @@ def test_stepping_through_a_finished_game(live, smtp, phone, browser):
     assert_no_sideways_scroll(phone)
     screenshot(phone, "replay-finished-end")
 
-    # without JavaScript the same viewer works through links and forms
+
+def without_javascript(browser, link):
+    """The finished game's replay at `link` stepped through by links and forms."""
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     plain = context.new_page()
     plain.goto(link + "?step=5")
