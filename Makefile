@@ -3,7 +3,9 @@
 # then MAILS=300 hostile mails through `pbem mail receive`; PBEM_FUZZ_DATABASE_URL for
 # PostgreSQL). scripts/setup installs what each needs, Debian packages included, and does
 # nothing when it is all there.
-PYTHON ?= python3
+# PYTHON: the Python .venv is made with; empty, scripts/setup chooses (the system's own Python
+# 3.11+, else python3)
+PYTHON ?=
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
 export PYTHON VENV

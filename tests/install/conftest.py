@@ -46,6 +46,14 @@ def clean_environment(**settings) -> dict:
     return env
 
 
+def guide_path(scratch: Path) -> str:
+    """PATH for the deploy guide's commands: the scratch root's bin, then the folder of the
+    Python the tests run on (the guide's `python3`, the one a server's apt installs: a system's
+    own where .venv was made from it, which scripts/setup prefers), then the test's PATH."""
+    base = Path(getattr(sys, "_base_executable", sys.executable)).parent
+    return os.pathsep.join([f"{scratch}/usr/local/bin", str(base), os.environ["PATH"]])
+
+
 def fresh_postgresql(suffix: str) -> str:
     """An empty PostgreSQL database of its own (dropped and made anew), named after PG_URL's."""
     from tests.bench import own_postgresql

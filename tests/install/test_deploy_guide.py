@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.conftest import PG_URL
-from tests.install.conftest import ROOT, clean_environment
+from tests.install.conftest import ROOT, clean_environment, guide_path
 
 pytestmark = [pytest.mark.install,
               pytest.mark.skipif(not PG_URL, reason="needs PBEM_TEST_DATABASE_URL (PostgreSQL)")]
@@ -81,7 +81,7 @@ def test_the_deploy_guide_runs_as_written(tmp_path, smtp):
     env = clean_environment(
         PBEM_ROOT=str(scratch), PBEM_REPO=str(ROOT), PBEM_DB=database, PBEM_COMMIT="HEAD",
         PBEM_CONFIG=str(scratch / "etc/pbem/pbem.env"),
-        PATH=f"{scratch}/usr/local/bin:{os.environ['PATH']}",
+        PATH=guide_path(scratch),
         PGHOST=pg.hostname, PGPORT=str(pg.port or 5432), PGUSER=pg.username or "postgres",
         PBEM_MAIL_SERVER="127.0.0.1", PBEM_MAIL_PORT=str(smtp.port), HOME=str(tmp_path))
     try:

@@ -18,7 +18,7 @@ import pytest
 from pbem import __version__
 from pbem.db import releases
 from tests.conftest import PG_URL
-from tests.install.conftest import ROOT, clean_environment
+from tests.install.conftest import ROOT, clean_environment, guide_path
 from tests.install.test_deploy_guide import SHIMS, SKIP, drop_database, guide_blocks
 
 pytestmark = [pytest.mark.install,
@@ -87,7 +87,7 @@ def test_the_guide_upgrades_from_the_previous_release_and_rolls_back(tmp_path, s
         PBEM_ROOT=str(scratch), PBEM_REPO=str(ROOT), PBEM_DB=database,
         PBEM_RELEASE=previous, PBEM_NEW_COMMIT=head,
         PBEM_CONFIG=str(scratch / "etc/pbem/pbem.env"),
-        PATH=f"{scratch}/usr/local/bin:{os.environ['PATH']}",
+        PATH=guide_path(scratch),
         PGHOST=pg.hostname, PGPORT=str(pg.port or 5432), PGUSER=pg.username or "postgres",
         PBEM_MAIL_SERVER="127.0.0.1", PBEM_MAIL_PORT=str(smtp.port), HOME=str(tmp_path))
     try:
