@@ -495,6 +495,12 @@ def pytest_collection_modifyitems(config, items):
         if ((callspec is not None and "postgresql" in callspec.params.values())
                 or "dovecot" in getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.services)
+    # The longest tests first (slow, install: 10 to 60 s each): run last, one of them kept a
+    # worker busy after the other had finished everything else. xdist hands each worker a run
+    # of the list and the idle one takes from the end of the busy one's: the short tests left
+    # at the end even the two out.
+    items.sort(key=lambda item: not (item.get_closest_marker("slow")
+                                     or item.get_closest_marker("install")))
 
 
 def set_link_ages(app, **ages) -> None:

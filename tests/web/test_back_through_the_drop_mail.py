@@ -14,7 +14,9 @@ from pbem.play import computers
 from pbem.play import hosting
 from pbem.play import moves as playing
 from pbem.play import creation
-from tests.conftest import LINK, token_of
+from tests.conftest import LINK, token_of, on_sqlite
+
+database_url = on_sqlite     # which links bring a seat back, not storage: SQLite alone
 
 MINUTE = dt.timedelta(minutes=1)
 ANN, BOB = "ann@example.org", "bob@example.org"

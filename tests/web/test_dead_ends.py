@@ -16,7 +16,9 @@ from pbem.log import store
 from pbem.db.database import write_transaction
 from pbem.db.models import Event, Link, utcnow
 from pbem.present import action_key
-from tests.conftest import set_link_ages, token_of
+from tests.conftest import set_link_ages, token_of, on_sqlite
+
+database_url = on_sqlite     # where each page leads, not storage: SQLite alone
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 

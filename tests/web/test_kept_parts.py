@@ -8,6 +8,9 @@ import jinja2
 from pbem.log import store
 from pbem.play import creation, links
 from pbem.web import kept_parts
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # parts rendered once per process and language: SQLite alone
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]

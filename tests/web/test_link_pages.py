@@ -18,7 +18,9 @@ from pbem.play import choices, fresh, home, optout, pace
 from pbem.play import hosting
 from pbem.play import creation
 from pbem.present import action_key
-from tests.conftest import token_of
+from tests.conftest import token_of, on_sqlite
+
+database_url = on_sqlite     # what a used link's page says, not storage: SQLite alone
 
 DAY = dt.timedelta(days=1)
 ANN, BOB = "ann@example.org", "bob@example.org"

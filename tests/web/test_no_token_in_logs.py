@@ -11,8 +11,10 @@ from pbem.play import creation
 from pbem.mail import mailer, urls
 from pbem.log import store
 from pbem.logs import GunicornLogger, redact
-from tests.conftest import free_port, token_of
+from tests.conftest import free_port, token_of, on_sqlite
 from tests.support.gunicorn_server import Gunicorn
+
+database_url = on_sqlite     # what gunicorn and Flask log, not storage: SQLite alone
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"},
            {"name": "Bob", "email": "bob@example.org"}]

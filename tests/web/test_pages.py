@@ -5,6 +5,9 @@ from pbem.play import creation
 from pbem.mail import mailer
 from pbem.log import store
 from pbem.db.models import Game
+from tests.conftest import on_sqlite
+
+database_url = on_sqlite     # what the public pages and the form show, not storage: SQLite alone
 
 
 def test_new_game_form_creates_the_game_and_mails_the_players(client, smtp):

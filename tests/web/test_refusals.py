@@ -11,7 +11,9 @@ from pbem.mail import mailer
 from pbem.play import limits, links, pace, talk
 from pbem.play import creation
 from pbem import validate
-from tests.conftest import token_of
+from tests.conftest import token_of, on_sqlite
+
+database_url = on_sqlite     # the engine's reason in the player's words, not storage: SQLite alone
 
 PLAYERS = [{"name": "Anna", "email": "anna@example.org", "language": "hu"},
            {"name": "Bob", "email": "bob@example.org"}]
