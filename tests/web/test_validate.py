@@ -129,3 +129,18 @@ def test_games_import_refuses_poisoned_records(cli, tmp_path, seat, title, words
     out = cli("games", "import", str(path))
     assert out.exit_code != 0 and words in out.output, out.output
     assert Game.select().count() == 1
+
+
+def test_the_quick_answer_for_printable_text_is_the_same_answer():
+    """has_forbidden_characters answers a text str.isprintable() accepts at once: every
+    character of every forbidden category, all of Unicode, is one it refuses."""
+    import sys
+    import unicodedata
+    printable_yet_forbidden = [
+        code for code in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(code)) in validate.FORBIDDEN_CATEGORIES
+        and chr(code).isprintable()]
+    assert printable_yet_forbidden == []
+    for text in ("Ann", "Ann\u00a0Lee", "Ann\u2028", "A\x00", "\u202eevil", "x" * 10_000):
+        assert validate.has_forbidden_characters(text) == any(
+            unicodedata.category(ch) in validate.FORBIDDEN_CATEGORIES for ch in text), text
