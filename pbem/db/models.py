@@ -110,6 +110,39 @@ class Prepared:
         return rows[0] if rows else None
 
 
+def save_whole(instance) -> int:
+    """`instance.save()` for a row stored already (its primary key set), as peewee does it for
+    a model saved whole: one UPDATE of every column of the instance's data, each value
+    converted by its field. Its SQL is built once per kind of database, model and set of
+    columns: peewee's building of it cost more than the write itself (a game's row, saved on
+    every move). Anything else (no key yet, only_save_dirty, a composite key) is peewee's."""
+    model = type(instance)
+    meta = model._meta
+    pk = meta.primary_key
+    data = instance.__data__
+    if pk is False or meta.composite_key or meta.only_save_dirty or data.get(pk.name) is None:
+        return instance.save()
+    names = tuple(name for name in data if name != pk.name)
+    key = (type(db.obj), model, names)
+    sql = _UPDATES.get(key)
+    if sql is None:
+        database = db.obj
+        open_, close = database.quote[0], database.quote[1]
+        columns = ", ".join(f"{open_}{meta.fields[name].column_name}{close} = {database.param}"
+                            for name in names)
+        sql = _UPDATES[key] = (f"UPDATE {open_}{meta.table_name}{close} SET {columns} "
+                               f"WHERE {open_}{pk.column_name}{close} = {database.param}")
+    fields = meta.fields
+    params = [fields[name].db_value(data[name]) for name in names]
+    params.append(pk.db_value(data[pk.name]))
+    rows = db.execute_sql(sql, params).rowcount
+    instance._dirty -= set(names)
+    return rows
+
+
+_UPDATES: dict = {}     # (kind of database, model, columns) -> the UPDATE's SQL
+
+
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
 

@@ -12,7 +12,7 @@ from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import IllegalAction  # noqa: F401  (what append raises; callers catch it as store's)
 from ..games.base import LANGUAGES, default_move, turn_of
-from ..db.models import Event, Game, Seat, utcnow
+from ..db.models import Event, Game, Prepared, Seat, save_whole, utcnow
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, begin_lines, canonical, chain_hash,
                     commitment, describe_in_every_language, forced_move, marked_lines,
                     played_by, stored_lines)
@@ -168,14 +168,19 @@ def end_missed_turns(rules, state, defaulting: dict) -> None:
 
 def locked_game(game_id: int) -> Game:
     """The game, locked for the rest of the caller's write transaction: whoever reads it
-    next waits (PostgreSQL: FOR UPDATE; SQLite: the transaction's write lock)."""
-    query = Game.select().where(Game.id == game_id)
-    if not is_sqlite():
-        query = query.for_update()      # BEGIN IMMEDIATE already serialises SQLite writers
-    game = query.first()
+    next waits (PostgreSQL: FOR UPDATE; SQLite: the transaction's write lock). Every write
+    starts here: its SQL is built once (models.Prepared)."""
+    if type(game_id) is not int:
+        game_id = int(game_id)          # an id read from a link or a row, as peewee took it
+    # BEGIN IMMEDIATE already serialises SQLite writers
+    game = (GAME_BY_ID if is_sqlite() else GAME_FOR_UPDATE).first(game_id)
     if game is None:
         raise NotFound(f"no game {game_id}")
     return game
+
+
+GAME_FOR_UPDATE = Prepared(Game, lambda game_id: Game.select().where(Game.id == game_id)
+                           .limit(1).for_update())
 
 
 # Why a timeout move (the seat's default move) was played, as its log line says it.
@@ -288,7 +293,7 @@ def save(game, rules, state) -> None:
     game.state = rules.dump(state)
     if result_of(game, state, rules) is not None and game.status != "over":
         game.status, game.finished_at = "over", utcnow()
-    game.save()
+    save_whole(game)
 
 
 # -- export and import ---------------------------------------------------------------------------

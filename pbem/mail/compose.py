@@ -13,7 +13,8 @@ from __future__ import annotations
 from flask import current_app, g, has_request_context, render_template
 
 from ..db.database import is_sqlite
-from ..db.models import Game, Outbox, db
+from ..db.models import Outbox, db
+from ..log import store
 from ..play import home, outbox
 from ..present.times import reading_in
 from .context import in_language
@@ -81,7 +82,7 @@ def render(row: Outbox) -> Outbox:
     if build is None:
         raise Unrenderable(f"no such mail template {row.template!r}")
     context = dict(row.context or {})
-    game = Game.get_or_none(Game.id == row.game_id) if row.game_id is not None else None
+    game = store.GAME_BY_ID.first(row.game_id) if row.game_id is not None else None
     if row.game_id is not None and game is None:
         raise Unrenderable("the game of this mail is gone")
     with in_language(row.language), reading_in(home.time_zone_of(row.recipient)):

@@ -31,7 +31,7 @@ def in_language(language: str):
 
 
 def seats_of(game: Game) -> list[Seat]:
-    return list(game.seats.order_by(Seat.index))
+    return store.seats_of(game)        # its SQL built once: every mail asks for them
 
 
 def state_at(game: Game, seq: int):

@@ -62,3 +62,35 @@ def test_a_query_without_each_marker_once_is_refused(app):
     twice = Prepared(Seat, lambda game_id: Seat.select().where(Seat.game == 1))
     with pytest.raises(ValueError):
         list(twice(1))
+
+
+def test_a_game_saved_whole_is_stored_as_peewee_stores_it(app):
+    """models.save_whole writes what Model.save writes: two games given the same values, one
+    saved each way, read back alike (JSON, dates, floats, booleans, None), and a locked game
+    (store.locked_game, SQL built once) reads as peewee reads it."""
+    import datetime as dt
+    from pbem.db.models import save_whole
+    first, _ = creation.create_game("tigris", PLAYERS, seed=4)
+    second, _ = creation.create_game("tigris", PLAYERS, seed=4)
+    first = play_at_random(first, 12, random.Random(4))
+    values = {"state": first.state, "seq": first.seq, "head_hash": first.head_hash,
+              "status": "over", "finished_at": dt.datetime(2026, 12, 7, 20, 15, 1, 123456),
+              "pace_days": 1.5, "quiet_hours": False, "undo": None, "paused_at": None,
+              "bank": {"days": [3, 1.25], "note": "ű"}, "title": "Ann's \"game\" ő",
+              "ending": {"asked": [0, 2]}}
+    for game, save in ((store.get_game(first.id), lambda g: g.save()),
+                       (store.get_game(second.id), save_whole)):
+        for name, value in values.items():
+            setattr(game, name, value)
+        assert save(game) == 1
+    stored = [Game.get_by_id(g).__data__ for g in (first.id, second.id)]
+    for row in stored:
+        row.pop("id"), row.pop("created_at"), row.pop("salt"), row.pop("seed")
+        row.pop("host_nonce_hash")
+    assert stored[0] == stored[1]
+    assert stored[1]["bank"] == values["bank"] and stored[1]["quiet_hours"] is False
+    with store.write_transaction():
+        assert store.locked_game(second.id).__data__ == Game.get_by_id(second.id).__data__
+        assert store.locked_game(str(second.id)).id == second.id
+        with pytest.raises(store.NotFound):
+            store.locked_game(second.id + 1000)
