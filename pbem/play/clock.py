@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from .. import validate
-from ..db.models import Game, PlayerSettings, Prepared, Seat, Vacation, utcnow
+from ..db.models import Game, PlayerSettings, Prepared, Seat, Vacation, save_whole, utcnow
 from ..log.store import seat_name
 from ..validate import address_key
 from . import bank as banks, quiet as quiet_hours
@@ -84,7 +84,7 @@ def start(game: Game, seat: Seat, now: dt.datetime) -> None:
     seat.remind_at = None if pace is None else \
         quiet_hours.after_active(quiet, now, pace * REMIND_AT)
     hold_if_needed(game, seat, vacation_of(seat.email), now)
-    seat.save()
+    save_whole(seat)
 
 
 def stop(seat: Seat, game: Game | None = None, now: dt.datetime | None = None) -> None:
@@ -95,7 +95,7 @@ def stop(seat: Seat, game: Game | None = None, now: dt.datetime | None = None) -
         _spend_bank(game, seat, now or utcnow())
     seat.asked_at = seat.remind_at = seat.deadline = seat.held_at = None
     seat.reminded_at = seat.late_at = None
-    seat.save()
+    save_whole(seat)
 
 
 def after_change(game: Game, to_act: list[int], before: list[int], restart: set[int],

@@ -29,8 +29,13 @@ MAIL_MODES = ("each", "digest")
 
 def generation(address: str) -> int:
     """The address's current home-link generation (0 until it is first renewed)."""
-    found = HomeKey.get_or_none(HomeKey.email == address_key(address))
-    return found.generation if found is not None else 0
+    found = GENERATION_OF.value(address_key(address))
+    return found if found is not None else 0
+
+
+# every mail's footer carries a home link: its SQL built once
+GENERATION_OF = Prepared(HomeKey, lambda address: HomeKey.select(HomeKey.generation)
+                         .where(HomeKey.email == address).limit(1))
 
 
 def issue(secret_key: str, address: str) -> str:
@@ -173,8 +178,13 @@ def digest_due(now: dt.datetime) -> list[PlayerSettings]:
 
 def digest_settings(address: str) -> PlayerSettings | None:
     """The settings of an address on a daily digest; None for one mailed per turn."""
-    found = PlayerSettings.get_or_none(PlayerSettings.email == address_key(address))
+    found = SETTINGS_OF.first(address_key(address))
     return found if found is not None and found.mail_mode == "digest" else None
+
+
+# asked of every seat's address on every turn mail: its SQL built once
+SETTINGS_OF = Prepared(PlayerSettings, lambda address: PlayerSettings.select()
+                       .where(PlayerSettings.email == address).limit(1))
 
 
 def next_digest_at(settings: PlayerSettings, now: dt.datetime) -> dt.datetime:

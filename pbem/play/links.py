@@ -137,6 +137,12 @@ def revoke(game: Game, seat: int) -> None:
 
 
 # what a turn link's page says of the move that ended it (`spent_by`), from the event's
+# the seat's last move after a seq, read on every spent link: its SQL built once
+LAST_MOVE_SINCE = Prepared(Event, lambda game_id, seat, since_seq: Event.select(
+    Event.automatic, Event.timeout, Event.summary, Event.played_by)
+    .where(Event.game == game_id, Event.seat == seat, Event.seq > since_seq)
+    .order_by(Event.seq.desc()).limit(1))
+
 # played_by (chain.PLAYED_BY); "deadline" is "dropped" when that miss dropped the seat
 ENDED_BY = {"player": "you", "forced": "forced", "deadline": "default", "host": "host",
             "absent": "dropped", "handover": "dropped", "computer": "computer",
@@ -150,9 +156,7 @@ def how_ended(game: Game, seat: int, since_seq: int) -> str:
     handed over, or that deadline dropped it), "forced" (its only move, played by the server),
     "computer" (the computer played for its player) or "" (no move of its own: another
     player's move ended its turn, or the game ended)."""
-    event = (Event.select(Event.automatic, Event.timeout, Event.summary, Event.played_by)
-             .where(Event.game == game, Event.seat == seat, Event.seq > since_seq)
-             .order_by(Event.seq.desc()).first())
+    event = LAST_MOVE_SINCE.first(game.id, seat, since_seq)
     if event is None:
         return ""
     if event.played_by is None:     # recorded before 0.3.1

@@ -127,11 +127,14 @@ def mark_mailed(game: Game, seat: Seat) -> list[int]:
 def mailed_between(game: Game, seat_index: int, span, names: list[str]) -> list[dict]:
     """The other players' messages that a mail marked as carried (`mark_mailed`'s range)."""
     after, upto = span or (0, 0)
-    new = (Message.select()
-           .where(Message.game == game, Message.id > after, Message.id <= upto,
-                  Message.seat != seat_index)
-           .order_by(Message.id).limit(SHOWN))
-    return [as_dict(m, names) for m in new]
+    return [as_dict(m, names) for m in MAILED_BETWEEN.models(game.id, after, upto, seat_index)]
+
+
+# read for every mail that may carry messages: its SQL built once
+MAILED_BETWEEN = Prepared(Message, lambda game_id, after, upto, seat: Message.select()
+                          .where(Message.game == game_id, Message.id > after, Message.id <= upto,
+                                 Message.seat != seat)
+                          .order_by(Message.id).limit(SHOWN))
 
 
 # -- export and import -------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from flask import current_app
 from flask_babel import gettext as _
 
 from .. import outbound
-from ..db.models import Game, Seat, Webhook
+from ..db.models import Game, Prepared, Seat, Webhook
 from ..log import store
 from ..validate import Invalid
 from . import outbox
@@ -86,8 +86,12 @@ def addresses(host: str, port: int, private: bool | None = None) -> list[str]:
 
 
 def url_of(game: Game) -> str | None:
-    row = Webhook.get_or_none(Webhook.game == game.id)
-    return row.url if row is not None else None
+    return URL_OF.value(game.id)
+
+
+# asked on every change of every game: its SQL built once
+URL_OF = Prepared(Webhook, lambda game_id: Webhook.select(Webhook.url)
+                  .where(Webhook.game == game_id).limit(1))
 
 
 def set_url(game: Game, url: str | None) -> None:
