@@ -12,7 +12,7 @@ from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import IllegalAction  # noqa: F401  (what append raises; callers catch it as store's)
 from ..games.base import LANGUAGES, default_move, turn_of
-from ..db.models import Event, Game, Prepared, Seat, save_whole, utcnow
+from ..db.models import Event, Game, Prepared, Seat, create_whole, save_whole, utcnow
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, begin_lines, canonical, chain_hash,
                     commitment, describe_in_every_language, forced_move, marked_lines,
                     played_by, stored_lines)
@@ -200,7 +200,7 @@ def record(game, rules, state, seat, action, events, by: By = PLAYER):
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, automatic, created_at,
                                 timeout, by.bot, made_by)
-    events.append(Event.create(game=game, seq=game.seq, seat=seat, action=action,
+    events.append(create_whole(Event, game=game, seq=game.seq, seat=seat, action=action,
                                automatic=automatic, timeout=timeout, bot=by.bot,
                                played_by=made_by, **stored_lines(summaries, reads(game)),
                                created_at=created_at, hash=game.head_hash))
@@ -271,7 +271,7 @@ def end_together(game, rules, seat: int, action: dict, computers) -> Event:
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, False, created_at)
     summaries = ending.line(seat, action, game.ending)
-    return Event.create(game=game, seq=game.seq, seat=seat, action=action, automatic=False,
+    return create_whole(Event, game=game, seq=game.seq, seat=seat, action=action, automatic=False,
                         played_by="player", **stored_lines(summaries, reads(game)),
                         created_at=created_at, hash=game.head_hash)
 

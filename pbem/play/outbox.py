@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from flask import current_app
 
 from ..db.database import write_transaction
-from ..db.models import Game, Outbox, db, utcnow
+from ..db.models import Game, Outbox, create_whole, db, utcnow
 from . import optout
 
 _queued: ContextVar[list | None] = ContextVar("pbem_outbox_queued", default=None)
@@ -66,9 +66,9 @@ def queue(game: Game | None, seat_index: int | None, kind: str, recipient: str,
     recipient's `language`. Nothing for an address that opted out."""
     if not recipient or optout.is_opted_out(recipient):
         return None
-    row = Outbox.create(
-        message_id=message_id(game, kind, seat_index), game=game, seat=seat_index, kind=kind,
-        recipient=recipient, subject=(subject or default_subject(game))[:300],
+    row = create_whole(     # Outbox.create, its SQL built once: every move queues mail
+        Outbox, message_id=message_id(game, kind, seat_index), game=game, seat=seat_index,
+        kind=kind, recipient=recipient, subject=(subject or default_subject(game))[:300],
         template=template, context=context, language=language, rendered=False)
     queued = _queued.get()
     if queued is not None:

@@ -94,3 +94,22 @@ def test_a_game_saved_whole_is_stored_as_peewee_stores_it(app):
         assert store.locked_game(str(second.id)).id == second.id
         with pytest.raises(store.NotFound):
             store.locked_game(second.id + 1000)
+
+
+def test_a_row_created_whole_is_stored_as_peewee_stores_it(app):
+    """models.create_whole inserts what Model.create inserts (defaults, JSON, None, a foreign
+    key given as a model) and reads back its new key; a game's events written by it verify."""
+    from pbem.db.models import Outbox, create_whole
+    game, _ = creation.create_game("tigris", PLAYERS, seed=4)
+    game = play_at_random(game, 12, random.Random(4))
+    assert store.verify(store.get_game(game.id)) == []
+    values = dict(message_id="<x@pbem.test>", game=game, seat=None, kind="turn",
+                  recipient="ann@example.org", subject="ő \"x\"", template="turn",
+                  context={"talk": [0, 3], "names": ["Ann", None]}, language="hu",
+                  rendered=False)
+    made = [Outbox.create(**values), create_whole(Outbox, **{**values, "message_id": "<y@t>"})]
+    assert made[1].id == made[0].id + 1 and not made[1].dirty_fields
+    stored = [Outbox.get_by_id(row.id).__data__ for row in made]
+    for row in stored:
+        row.pop("id"), row.pop("created_at"), row.pop("message_id"), row.pop("next_try_at")
+    assert stored[0] == stored[1]
