@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 import peewee as pw
 
-from ..db.models import Event, Game, Prepared, Seat
+from ..db.models import Event, Game, Seat
+from ..db.prepared import Prepared
 from ..games.base import LANGUAGES
 from . import chain, ending, undo
 from .reading import rules_of

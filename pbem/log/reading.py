@@ -1,7 +1,8 @@
 """Reading a game from the store: its rules and state, its row, its seats and their names."""
 from __future__ import annotations
 
-from ..db.models import Game, Prepared, Seat
+from ..db.models import Game, Seat
+from ..db.prepared import Prepared
 from ..errors import Refusal
 from ..games import RULES
 from ..games.base import _

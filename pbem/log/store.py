@@ -12,7 +12,8 @@ from ..errors import Refusal
 from ..db.database import is_sqlite, write_transaction
 from ..games import IllegalAction  # noqa: F401  (what append raises; callers catch it as store's)
 from ..games.base import LANGUAGES, default_move, turn_of
-from ..db.models import Event, Game, Prepared, Seat, create_whole, save_whole, utcnow
+from ..db.models import Event, Game, Seat, utcnow
+from ..db.prepared import Prepared, create_whole, save_whole
 from .chain import (COMPUTERS, EXPORT_FORMAT, TIMEOUT_MARKS, begin_lines, canonical, chain_hash,
                     commitment, describe_in_every_language, forced_move, marked_lines,
                     played_by, stored_lines)
@@ -169,7 +170,7 @@ def end_missed_turns(rules, state, defaulting: dict) -> None:
 def locked_game(game_id: int) -> Game:
     """The game, locked for the rest of the caller's write transaction: whoever reads it
     next waits (PostgreSQL: FOR UPDATE; SQLite: the transaction's write lock). Every write
-    starts here: its SQL is built once (models.Prepared)."""
+    starts here: its SQL is built once (db/prepared.py)."""
     if type(game_id) is not int:
         game_id = int(game_id)          # an id read from a link or a row, as peewee took it
     # BEGIN IMMEDIATE already serialises SQLite writers

@@ -82,7 +82,7 @@ def render(row: Outbox) -> Outbox:
     if build is None:
         raise Unrenderable(f"no such mail template {row.template!r}")
     context = dict(row.context or {})
-    game = store.GAME_BY_ID.first(row.game_id) if row.game_id is not None else None
+    game = store.find_game(row.game_id) if row.game_id is not None else None
     if row.game_id is not None and game is None:
         raise Unrenderable("the game of this mail is gone")
     with in_language(row.language), reading_in(home.time_zone_of(row.recipient)):

@@ -15,7 +15,8 @@ import math
 from dataclasses import dataclass
 
 from .. import validate
-from ..db.models import Game, PlayerSettings, Prepared, Seat, Vacation, save_whole, utcnow
+from ..db.models import Game, PlayerSettings, Seat, Vacation, utcnow
+from ..db.prepared import Prepared, save_whole
 from ..log.store import seat_name
 from ..validate import address_key
 from . import bank as banks, quiet as quiet_hours

@@ -14,7 +14,8 @@ import datetime as dt
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from peewee import fn
 
-from ..db.models import Game, HomeKey, PlayerSettings, Prepared, Seat, utcnow
+from ..db.models import Game, HomeKey, PlayerSettings, Seat, utcnow
+from ..db.prepared import Prepared
 from . import links, quiet
 from ..validate import address_key
 

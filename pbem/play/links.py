@@ -17,7 +17,8 @@ from peewee import fn
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from ..errors import Refusal
-from ..db.models import Event, Game, Link, Prepared, Seat, utcnow
+from ..db.models import Event, Game, Link, Seat, utcnow
+from ..db.prepared import Prepared
 
 TURN_SALT = "pbem.turn-link.v1"
 HOST_SALT = "pbem.host-link.v1"
@@ -136,13 +137,13 @@ def revoke(game: Game, seat: int) -> None:
          .where(Link.id == latest.id).execute())
 
 
-# what a turn link's page says of the move that ended it (`spent_by`), from the event's
 # the seat's last move after a seq, read on every spent link: its SQL built once
 LAST_MOVE_SINCE = Prepared(Event, lambda game_id, seat, since_seq: Event.select(
     Event.automatic, Event.timeout, Event.summary, Event.played_by)
     .where(Event.game == game_id, Event.seat == seat, Event.seq > since_seq)
     .order_by(Event.seq.desc()).limit(1))
 
+# what a turn link's page says of the move that ended it (`spent_by`), from the event's
 # played_by (chain.PLAYED_BY); "deadline" is "dropped" when that miss dropped the seat
 ENDED_BY = {"player": "you", "forced": "forced", "deadline": "default", "host": "host",
             "absent": "dropped", "handover": "dropped", "computer": "computer",

@@ -14,7 +14,8 @@ import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from ..db.models import OptOut, Prepared, utcnow
+from ..db.models import OptOut, utcnow
+from ..db.prepared import Prepared
 from ..validate import address_key
 
 SALT = "pbem.opt-out.v2"

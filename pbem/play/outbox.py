@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 from flask import current_app
 
 from ..db.database import write_transaction
-from ..db.models import Game, Outbox, create_whole, db, utcnow
+from ..db.models import Game, Outbox, db, utcnow
+from ..db.prepared import create_whole
 from . import optout
 
 _queued: ContextVar[list | None] = ContextVar("pbem_outbox_queued", default=None)

@@ -13,7 +13,8 @@ from peewee import fn
 
 from ..db.database import write_transaction
 from ..errors import Refusal
-from ..db.models import Game, Message, Prepared, Seat, utcnow
+from ..db.models import Game, Message, Seat, utcnow
+from ..db.prepared import Prepared
 from . import limits
 from ..log import store
 

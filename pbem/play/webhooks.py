@@ -20,7 +20,8 @@ from flask import current_app
 from flask_babel import gettext as _
 
 from .. import outbound
-from ..db.models import Game, Prepared, Seat, Webhook
+from ..db.models import Game, Seat, Webhook
+from ..db.prepared import Prepared
 from ..log import store
 from ..validate import Invalid
 from . import outbox

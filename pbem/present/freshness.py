@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from peewee import fn
 
-from ..db.models import Message, OptOut, PlayerSettings, Prepared, Vacation, utcnow
+from ..db.models import Message, OptOut, PlayerSettings, Vacation, utcnow
+from ..db.prepared import Prepared
 from ..validate import address_key
 
 TALK = Prepared(Message, lambda game_id: Message.select(

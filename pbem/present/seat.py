@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-from ..db.models import Event, Game, Link, Prepared, Seat, utcnow
+from ..db.models import Event, Game, Link, Seat, utcnow
+from ..db.prepared import Prepared
 from ..log import ending, lines as log_lines, store, undo
 from ..play import clock, links, talk
 from . import fill_names, results

@@ -1,4 +1,4 @@
-"""The turn page's hot read queries run as SQL built once (models.Prepared): on SQLite and
+"""The turn page's hot read queries run as SQL built once (db/prepared.py): on SQLite and
 PostgreSQL they answer exactly what the peewee queries they stand for answer, converted by the
 fields (JSON, dates, booleans), whatever the values."""
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from pbem.play import creation
 from pbem.play import clock, links, talk
 from pbem.log import store
-from pbem.db.models import Event, Game, Link, Prepared, Seat, Vacation, utcnow
+from pbem.db.models import Event, Game, Link, Seat, Vacation, utcnow
+from pbem.db.prepared import Prepared
 from pbem.present import seat as turn
 from tests.conftest import play_at_random
 
@@ -65,11 +66,11 @@ def test_a_query_without_each_marker_once_is_refused(app):
 
 
 def test_a_game_saved_whole_is_stored_as_peewee_stores_it(app):
-    """models.save_whole writes what Model.save writes: two games given the same values, one
+    """prepared.save_whole writes what Model.save writes: two games given the same values, one
     saved each way, read back alike (JSON, dates, floats, booleans, None), and a locked game
     (store.locked_game, SQL built once) reads as peewee reads it."""
     import datetime as dt
-    from pbem.db.models import save_whole
+    from pbem.db.prepared import save_whole
     first, _ = creation.create_game("tigris", PLAYERS, seed=4)
     second, _ = creation.create_game("tigris", PLAYERS, seed=4)
     first = play_at_random(first, 12, random.Random(4))
@@ -97,9 +98,10 @@ def test_a_game_saved_whole_is_stored_as_peewee_stores_it(app):
 
 
 def test_a_row_created_whole_is_stored_as_peewee_stores_it(app):
-    """models.create_whole inserts what Model.create inserts (defaults, JSON, None, a foreign
+    """prepared.create_whole inserts what Model.create inserts (defaults, JSON, None, a foreign
     key given as a model) and reads back its new key; a game's events written by it verify."""
-    from pbem.db.models import Outbox, create_whole
+    from pbem.db.models import Outbox
+    from pbem.db.prepared import create_whole
     game, _ = creation.create_game("tigris", PLAYERS, seed=4)
     game = play_at_random(game, 12, random.Random(4))
     assert store.verify(store.get_game(game.id)) == []
