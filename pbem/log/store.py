@@ -272,8 +272,9 @@ def end_together(game, rules, seat: int, action: dict, computers) -> Event:
     game.seq += 1
     game.head_hash = chain_hash(game.head_hash, game.seq, seat, action, False, created_at)
     summaries = ending.line(seat, action, game.ending)
-    return create_whole(Event, game=game, seq=game.seq, seat=seat, action=action, automatic=False,
-                        played_by="player", **stored_lines(summaries, reads(game)),
+    return create_whole(Event, game=game, seq=game.seq, seat=seat, action=action,
+                        automatic=False, played_by="player",
+                        **stored_lines(summaries, reads(game)),
                         created_at=created_at, hash=game.head_hash)
 
 

@@ -30,10 +30,6 @@ def in_language(language: str):
         yield
 
 
-def seats_of(game: Game) -> list[Seat]:
-    return store.seats_of(game)        # its SQL built once: every mail asks for them
-
-
 def state_at(game: Game, seq: int):
     """The game's state after move `seq`: the snapshot when the game has not moved since."""
     rules = store.rules_of(game)

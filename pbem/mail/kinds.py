@@ -10,12 +10,13 @@ from peewee import fn
 
 from ..db.models import Event, Game, Seat, Signup, utcnow
 from ..log import store
+from ..log.store import seats_of
 from ..games.codes import codes_of, pattern
 from ..play import clock, reply_address, talk
 from ..present import presenter_for, results
 from ..present.titles import game_name, title_of
 from .context import (holdings_lines, last_moves, link_max_age_days, own_title, picture,
-                      moves_since, seats_of, since_last_turn, state_at, subject)
+                      moves_since, since_last_turn, state_at, subject)
 from .urls import absolute, game_host_url, game_url, replay_url, turn_url
 from ..validate import address_key
 
