@@ -48,11 +48,6 @@ class Heuristic:
     # cards thrown away); what decides must be public or the seat's own. The decision, the
     # tree and the playouts all choose among these alone.
     sensible: Callable[[object, int, list[dict]], list[dict]] | None = None
-    # attacks(state, seat, actions): the seat's actions that start a conflict it wins against
-    # the hands as this (determinized) state deals them; a playout takes one of them when
-    # there are any, ATTACKING of the time (pbem/bots/search.py), as a player who counts the
-    # cards would: the search then sees how exposed a leader with a short hand stands
-    attacks: Callable[[object, int, list[dict]], list[dict]] | None = None
     # the kinds of action that move the game towards its end (a card leaves a hand, a tile is
     # laid): between moves the search values alike, the computer makes progress
     progress: tuple[str, ...] = ()

@@ -27,7 +27,6 @@ from operator import itemgetter, not_
 from .heuristic import KIND, Heuristic, lead, margin_rewards, moves, rank_rewards
 
 EXPLORATION = 0.7          # UCB's constant, for rewards between 0 and 1
-ATTACKING = 0.5           # how often a playout move is a winning attack, where there is one
 ALIKE = 0.03               # mean rewards this close are alike: progress decides between them
 FIRST, SECOND = itemgetter(0), itemgetter(1)
 
@@ -250,11 +249,7 @@ class Search:
         rules, policy, rng = self.rules, self.policy, self.rng
         if not policy.weighted:
             return rules.apply(state, mover, actions[rng.randrange(len(actions))])
-        weights, attacks = self.heuristic.weights, self.heuristic.attacks
-        if attacks is not None and rng.random() < ATTACKING:
-            winning = attacks(state, mover, actions)
-            if winning:
-                return rules.apply(state, mover, winning[rng.randrange(len(winning))])
+        weights = self.heuristic.weights
         if policy.sample <= 1 or self.heuristic.values is None or len(actions) == 1:
             return rules.apply(state, mover, actions[weighted_index(weights, rng, actions)])
         best, best_value = None, -math.inf

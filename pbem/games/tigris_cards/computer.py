@@ -15,14 +15,13 @@ every one of the same seeds (bench_bots prints the figures).
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 from pbem.bots.heuristic import Heuristic
 
 from .cards import CARD_COLOUR, COLOURS, TOTAL_CARDS, is_treasure
 from .cards import colour_of
-from .engine import on_red, strengths
-from .table import column_leaders, count_colour, kingdoms, leaders_in, position_of
+from .engine import strengths
+from .table import column_leaders
 
 LEADER_WORTH = 0.6      # a leader on the table, against a scored card's 1 + log terms
 
@@ -100,67 +99,8 @@ def sensible(state, seat: int, actions: list[dict]) -> list[dict]:
     return kept or actions
 
 
-def winning_attacks(state, seat: int, actions: list[dict]) -> list[dict]:
-    """The seat's leader placements and connecting cards that start a conflict it wins
-    against the hands as they lie in this (determinized) state: its base and every card of the
-    conflict's colour it holds beat the defender's base and every card of it the defender holds
-    (ties go to the defender); a connecting card's conflicts that involve the seat all won. A
-    player who can count the cards does this; a playout that drew a revolt no more often than
-    any other leader move did not see how exposed a leader with a short hand stands."""
-    pending = state["pending"]
-    if pending is None or pending["kind"] != "action" or pending["seat"] != seat:
-        return []
-    held = [Counter(map(CARD_COLOUR.__getitem__, hand)) for hand in state["hands"]]
-    spans, leaders, rivals = {}, {}, {}
-    for span in kingdoms(state):
-        leaders[span] = standing = leaders_in(state, span)
-        for column in range(span[0], span[1] + 1):
-            spans[column] = span
-        for colour, (owner, at) in standing.items():
-            if owner != seat and held[seat]["red"] >= on_red(state, at) + held[owner]["red"]:
-                rivals[span, colour] = (owner, at)          # a red card short at most
-    found = []
-    for action in actions:
-        kind = action["type"]
-        if kind == "leader" and rivals:
-            column = action["column"] if "column" in action else action["gap"]
-            rival = rivals.get((spans[column], action["colour"]))
-            if rival is not None:
-                owner, at = rival
-                target = position_of(column, action.get("row"))
-                if held[seat]["red"] + on_red(state, target) > on_red(state, at) + held[owner]["red"]:
-                    found.append(action)
-        elif kind == "card" and "gap" in action:
-            gap = action["gap"]
-            sides = (spans[gap], spans[gap + 1])
-            if connects_to_win(state, seat, action["colour"], sides,
-                               (leaders[sides[0]], leaders[sides[1]]), held):
-                found.append(action)
-    return found
-
-
-def connects_to_win(state, seat: int, placed: str, sides: tuple, leaders: tuple,
-                    held: list) -> bool:
-    """Whether a connecting card of colour `placed` between the kingdoms `sides` (their
-    `leaders`) starts conflicts the seat is in, and it wins every one of them."""
-    left, right = leaders
-    involved = False
-    for colour in left.keys() & right.keys():
-        owners = (left[colour][0], right[colour][0])
-        if seat not in owners:
-            continue
-        involved = True
-        mine = owners.index(seat)
-        rival = owners[1 - mine]
-        own = count_colour(state, sides[mine], colour) + held[seat][colour] - (placed == colour)
-        theirs = count_colour(state, sides[1 - mine], colour) + held[rival][colour]
-        if own <= theirs:
-            return False
-    return involved
-
-
 HEURISTIC = Heuristic(
-    lost=lost, conflicts=("leader", "card"), sensible=sensible, attacks=winning_attacks,
+    lost=lost, conflicts=("leader", "card"), sensible=sensible,
     progress=("card", "catastrophe", "score"),
     values=values, scale=1.5, depth=10,
     weights={"card": 4.0, "leader": 1.5, "catastrophe": 0.1, "pass": 0.05,
