@@ -10,7 +10,6 @@ from peewee import fn
 
 from ..db.models import Event, Game, Seat, Signup, utcnow
 from ..log import store
-from ..log.store import seats_of
 from ..games.codes import codes_of, pattern
 from ..play import clock, reply_address, talk
 from ..present import presenter_for, results
@@ -34,7 +33,7 @@ def _invite(row, game, context):
     """The first mail of a game to a seat. To an address that has never played here its subject
     is fixed (nothing the host wrote: /new is open to anyone) and it names the host's address,
     so a stranger's invitation says who sent it."""
-    seats = seats_of(game)
+    seats = store.seats_of(game)
     mail_subject = subject(game)
     if not has_played(row.recipient):
         mail_subject = "[pbem] " + _("An invitation to play %(game)s by email",
@@ -56,12 +55,12 @@ def clock_rules_of(game: Game) -> dict:
 
 
 def _host(row, game, context):
-    return subject(game), dict(names=[store.seat_name(s) for s in seats_of(game)],
+    return subject(game), dict(names=[store.seat_name(s) for s in store.seats_of(game)],
                                host_link=game_host_url(game, context))
 
 
 def _turn(row, game, context):
-    seats = seats_of(game)
+    seats = store.seats_of(game)
     seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
     seq, since = context["seq"], context["since"]
     rules, state = state_at(game, seq)
@@ -115,7 +114,7 @@ def reply_help(rules, state, seat: int, view) -> dict | None:
 
 def _reply(row, game, context):
     """The one answer to a reply that was not played: why, and the codes valid now."""
-    seat = seats_of(game)[row.seat]
+    seat = store.seats_of(game)[row.seat]
     rules, state = state_at(game, min(context["seq"], game.seq))
     return subject(game), dict(seat=seat, what=context["what"], line=context.get("line", ""),
                                detail=context.get("detail", ""),
@@ -126,7 +125,7 @@ def _reply(row, game, context):
 def _played(row, game, context):
     """A played answer confirmed: the seat's moves it made, and who is asked now (the seat
     itself while its turn goes on, with its codes)."""
-    seats = seats_of(game)
+    seats = store.seats_of(game)
     seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
     _others, yours = moves_since(game, seat, context["since"], context["seq"], names)
     rules, state = state_at(game, min(context["seq"], game.seq))
@@ -140,7 +139,7 @@ def _played(row, game, context):
 
 
 def _over(row, game, context):
-    seats = seats_of(game)
+    seats = store.seats_of(game)
     seat, names = seats[row.seat], [store.seat_name(s) for s in seats]
     rules, state = state_at(game, context["seq"])
     result = store.result_of(game, state, rules)
@@ -159,7 +158,7 @@ def _over(row, game, context):
 
 
 def _host_notice(row, game, context):
-    seat = seats_of(game)[context["seat"]]
+    seat = store.seats_of(game)[context["seat"]]
     if context["what"] == "dropped" and game.on_timeout == "bot":
         said = _("the computer plays for %(name)s now", name=seat.name)
     elif context["what"] == "dropped":
@@ -177,7 +176,7 @@ def _host_notice(row, game, context):
 
 def _more_time(row, game, context):
     """The host gave a seat more time: its new deadline (the one in force when rendered)."""
-    seat = seats_of(game)[row.seat]
+    seat = store.seats_of(game)[row.seat]
     in_force = clock.clock_of(game, seat)
     deadline = in_force.deadline if in_force and in_force.deadline else \
         dt.datetime.fromisoformat(context["deadline"])
@@ -186,7 +185,7 @@ def _more_time(row, game, context):
 
 
 def _given_back(row, game, context):
-    return subject(game), dict(seat=seats_of(game)[row.seat])
+    return subject(game), dict(seat=store.seats_of(game)[row.seat])
 
 
 def _confirm(row, game, context):
@@ -208,7 +207,7 @@ def _digest(row, game, context):
         game_of = Game.get_or_none(Game.id == entry["game"])
         if game_of is None:
             continue
-        seats = seats_of(game_of)
+        seats = store.seats_of(game_of)
         seat, names = seats[entry["seat"]], [store.seat_name(s) for s in seats]
         rules, state = state_at(game_of, entry["seq"])
         view = rules.view(state, seat.index)
@@ -238,7 +237,7 @@ def _digest(row, game, context):
 def _dropped(row, game, context):
     """The drop mail, with the link that brings the player back (none in the rows queued
     before it carried one)."""
-    seats = seats_of(game)
+    seats = store.seats_of(game)
     token = context.get("token")
     return subject(game), dict(seat=seats[row.seat], missed=context.get("missed", 0),
                                by_host=context.get("by_host", False),
@@ -247,14 +246,14 @@ def _dropped(row, game, context):
 
 def _abandon_asked(row, game, context):
     """Another player proposes to abandon the game: the link that answers (links.ASKED)."""
-    seats = seats_of(game)
+    seats = store.seats_of(game)
     return subject(game), dict(seat=seats[row.seat], by=store.seat_name(seats[context["by"]]),
                                link=absolute(f"/turn/{context['token']}/end"))
 
 
 def _webhook(row, game, context):
     """A chat post (pbem/play/webhooks.py): one public sentence and the game page's address."""
-    names = [store.seat_name(s) for s in seats_of(game)]
+    names = [store.seat_name(s) for s in store.seats_of(game)]
     title, what = title_of(game), context["what"]
     if what == "over":
         rules, state = state_at(game, context["seq"])
